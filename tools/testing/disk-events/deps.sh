@@ -1,0 +1,30 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Install the Debian packages the harness needs, if any is missing.
+# Runs as root on a fresh Debian 12 machine; a no-op when all are present.
+
+set -euo pipefail
+
+pkgs=(
+	linux-source-6.12	# the base we build on
+	build-essential flex bison bc libelf-dev libssl-dev cpio xz-utils
+	ccache sparse git
+	qemu-system-x86		# the guest machine
+	busybox-static udev	# guest user space
+	python3			# host driver, kunit.py
+)
+
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed' ||
+		missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "deps: installing ${missing[*]}"
+sudo=
+[ "$(id -u)" -eq 0 ] || sudo=sudo
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

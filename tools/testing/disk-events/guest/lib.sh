@@ -1,0 +1,117 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Guest-side helpers, sourced by init and the tests: TAP output, the
+# host control channel, drive lookup and uevent waits.
+
+TAP_N=0
+TAP_FAILED=0
+EVENTS_LOG=/tmp/events.log
+
+echo "TAP version 13"
+
+# ok COND-EXIT-STATUS NAME...: one TAP line from the status of the last command.
+tap()
+{
+	local status=$1
+	shift
+	TAP_N=$((TAP_N + 1))
+	if [ "$status" -eq 0 ]; then
+		echo "ok $TAP_N $*"
+	else
+		TAP_FAILED=$((TAP_FAILED + 1))
+		echo "not ok $TAP_N $*"
+	fi
+}
+
+# check NAME -- COMMAND...: run COMMAND and report it as test NAME.
+check()
+{
+	local name=$1
+	shift 2
+	"$@"
+	tap $? "$name"
+}
+
+# diag MESSAGE: a TAP comment.
+diag() { echo "# $*"; }
+
+tap_done() { echo "1..$TAP_N"; }
+
+# host COMMAND...: ask the host driver to act (QMP) and print its answer.
+# The answer is "ok [DATA]" or "err MESSAGE"; the status says which.
+host()
+{
+	local reply
+	echo "$*" >&3
+	read -r reply <&3
+	echo "${reply#* }"
+	[ "${reply%% *}" = ok ]
+}
+
+# devof QEMU-ID: the guest disk name of a drive.  The harness sets each
+# SCSI drive's product string to its QEMU id; QEMU's ATAPI drives all say
+# "QEMU DVD-ROM", so atapi0, the only one, is the sr disk behind libata.
+devof()
+{
+	local d m
+	for d in /sys/block/*; do
+		m=$(cat "$d/device/model" 2>/dev/null)
+		case "$1:${m%% *}:$(readlink "$d")" in
+		"$1:$1:"* | atapi0:*/ata*) echo "${d##*/}"; return 0 ;;
+		fd0:*/floppy*) echo fd0; return 0 ;;
+		esac
+	done
+	return 1
+}
+
+# size_of FILE: how many bytes reading FILE gives (sysfs sizes say 4096).
+size_of() { wc -c < "$1"; }
+
+# watch_events: start logging block uevents to $EVENTS_LOG.
+watch_events()
+{
+	: > $EVENTS_LOG
+	diskevents watch >> $EVENTS_LOG &
+	WATCHER=$!
+	sleep 0.2
+}
+
+# count_events DEV EVENT: how many uevents with EVENT the log has for DEV.
+count_events()
+{
+	grep -c " $1 .*$2" $EVENTS_LOG
+}
+
+# wait_events DEV EVENT N SECS: wait until DEV has N EVENT uevents;
+# prints the wait in milliseconds, fails after SECS.
+wait_events()
+{
+	local t0 now
+	t0=$(now_ms)
+	while [ "$(count_events "$1" "$2")" -lt "$3" ]; do
+		now=$(now_ms)
+		[ $((now - t0)) -ge $(($4 * 1000)) ] && return 1
+		sleep 0.05
+	done
+	echo $(($(now_ms) - t0))
+}
+
+now_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
+
+# ack DEV: open DEV, as udev does after an event, which clears what is
+# pending.  The open may fail (no medium); that clears it too.
+ack()
+{
+	dd if="/dev/$1" of=/dev/null count=0 2>/dev/null
+	return 0
+}
+
+# leak_scan: report kmemleak findings on the console (debug kernels).
+leak_scan()
+{
+	local f=/sys/kernel/debug/kmemleak
+	[ -w $f ] || return 0
+	echo scan > $f
+	echo scan > $f
+	cat $f
+}

@@ -1,0 +1,85 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The guest machine: QEMU arguments for each drive set, media images.
+
+Each drive's SCSI product / ATA model string is its QEMU id, so the
+guest finds the disk of a drive by name (guest/lib.sh: devof).
+"""
+
+import os
+
+# Drive sets: (kind, QEMU id, initial medium or None for an empty drive).
+DRIVE_SETS = {
+    "standard": [
+        ("scsi-cd", "cd0", "cd0-boot"),
+        ("scsi-cd", "cd1", None),
+        ("ide-cd", "atapi0", "atapi0-boot"),
+        ("floppy", "fd0", "fd0-boot"),
+        ("scsi-hd", "rsd0", "rsd0-boot"),
+    ],
+    "demo": [
+        ("scsi-cd", "cd0", None),
+        ("floppy", "fd0", "fd0-boot"),
+    ],
+}
+
+IMAGE_SIZE = {"floppy": 1474560}        # 1.44 MB, so the driver autodetects
+DEFAULT_SIZE = 1 << 20
+
+
+def image(rundir, name, kind="scsi-cd"):
+    """Path of medium @name, made on first use: its first bytes name it."""
+    path = os.path.join(rundir, name + ".img")
+    if not os.path.exists(path):
+        with open(path, "wb") as f:
+            f.write(("disk-events medium %s\n" % name).encode())
+            f.truncate(IMAGE_SIZE.get(kind, DEFAULT_SIZE))
+    return path
+
+
+def kind_of(drive_set, qid):
+    return next(k for k, i, _ in DRIVE_SETS[drive_set] if i == qid)
+
+
+def blockdev(node, path, read_only):
+    ro = "on" if read_only else "off"
+    return ["-blockdev", "driver=file,node-name=%s-f,filename=%s,read-only=%s"
+            % (node, path, ro),
+            "-blockdev", "driver=raw,node-name=%s,file=%s-f,read-only=%s"
+            % (node, node, ro)]
+
+
+def drive_args(rundir, kind, qid, medium):
+    """QEMU arguments for one drive."""
+    path = image(rundir, medium, kind) if medium else None
+    if kind == "floppy":
+        return ["-drive", "if=floppy,index=0,format=raw,file=%s" % path]
+    args = blockdev(qid + "-m", path, kind != "scsi-hd") if path else []
+    drive = ",drive=%s-m" % qid if path else ""
+    if kind == "ide-cd":
+        return args + ["-device", "ide-cd,bus=ide.1,unit=0,id=%s,model=%s%s"
+                       % (qid, qid, drive)]
+    extra = ",removable=on" if kind == "scsi-hd" else ""
+    return args + ["-device", "%s,bus=scsi0.0,id=%s,product=%s%s%s"
+                   % (kind, qid, qid, drive, extra)]
+
+
+def qemu_args(drive_set, rundir, kernel, initrd, append, sockets, mem="1G"):
+    """The whole QEMU command line for a run."""
+    args = ["qemu-system-x86_64", "-accel", "tcg", "-M", "pc", "-smp", "2",
+            "-m", mem, "-nodefaults", "-no-reboot", "-display", "none",
+            "-kernel", kernel, "-initrd", initrd, "-append", append,
+            "-chardev", "socket,id=con,path=%s" % sockets["console"],
+            "-serial", "chardev:con",
+            "-chardev", "socket,id=ctl,path=%s" % sockets["control"],
+            "-serial", "chardev:ctl",
+            "-chardev", "socket,id=qmp,path=%s" % sockets["qmp"],
+            "-mon", "chardev=qmp,mode=control",
+            "-device", "virtio-scsi-pci,id=scsi0"]
+    for kind, qid, medium in DRIVE_SETS[drive_set]:
+        args += drive_args(rundir, kind, qid, medium)
+    return args
+
+
+def medium_target(qid):
+    """How QMP names a drive: the floppy by its backend, others by id."""
+    return {"device": "floppy0"} if qid.startswith("fd") else {"id": qid}

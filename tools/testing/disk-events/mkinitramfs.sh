@@ -1,0 +1,42 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# mkinitramfs.sh OUT.cpio: the guest's initramfs.  Debian's busybox-static,
+# Debian's systemd-udevd 252 with its libraries and stock rules, our
+# static guest programs, and the guest test scripts.
+
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+out=$1
+root=$BUILD/initramfs
+rm -rf "$root"
+mkdir -p "$root"/{bin,sbin,etc,proc,sys,dev,tmp,run,lib/udev/rules.d,lib/systemd}
+mkdir -p "$root"/lib/disk-events "$root"/usr/bin
+
+cp /bin/busybox "$root/bin/busybox"
+install -m 755 "$HARNESS/guest/init" "$root/init"
+cp -r "$HARNESS/guest/lib.sh" "$HARNESS/guest/tests" "$root/lib/disk-events/"
+
+# Our programs, static so they need nothing from the initramfs.
+make -s -C "$TOP/tools/disk-events" OUTPUT="$root/bin/" LDFLAGS=-static
+
+# udev: the binaries, the libraries ldd names, and the stock rules.
+cp /bin/udevadm "$root/bin/"
+ln -s /bin/udevadm "$root/lib/systemd/systemd-udevd"
+cp /lib/udev/cdrom_id /lib/udev/scsi_id /lib/udev/ata_id "$root/lib/udev/"
+for r in 50-udev-default 60-block 60-cdrom_id 60-persistent-storage; do
+	cp "/lib/udev/rules.d/$r.rules" "$root/lib/udev/rules.d/"
+done
+for bin in /bin/udevadm /lib/udev/cdrom_id /lib/udev/scsi_id /lib/udev/ata_id; do
+	ldd "$bin" | grep -o '/[^ ]*'
+done | sort -u | while read -r lib; do
+	mkdir -p "$root$(dirname "$lib")"
+	cp -L "$lib" "$root$lib"
+done
+printf 'root:x:0:0:root:/:/bin/sh\n' > "$root/etc/passwd"
+for g in root:0 disk:6 cdrom:24 floppy:25 tape:26 audio:29 video:44 kvm:104; do
+	echo "${g%%:*}:x:${g#*:}:"
+done > "$root/etc/group"
+
+(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) > "$out"

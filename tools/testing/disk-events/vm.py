@@ -1,0 +1,175 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Boot one guest under QEMU (TCG) and serve its requests.
+
+The guest's console (ttyS0) goes to --log, and with --echo to stdout.
+Its control channel (ttyS1) carries one request per line, which this
+driver carries out over QMP before it answers "ok [DATA]" or
+"err MESSAGE"; so guest and host move in lock step, never by sleeping.
+Requests:
+    change ID MEDIUM        insert MEDIUM (made on first use), closing the tray
+    eject ID [force]        press eject (a locked tray answers "err ... locked")
+    open-tray ID [force], close-tray ID, remove ID
+    now                     the host's monotonic clock in ms
+    done                    the guest is finished
+The run ends when QEMU exits (the guest reboots with -no-reboot) or at
+--timeout, when QEMU is killed.  Exit status 0 only after "done".
+"""
+
+import argparse
+import os
+import selectors
+import socket
+import subprocess
+import sys
+import time
+
+import machine
+import qmp as qmplib
+
+
+def listen(path):
+    if os.path.exists(path):
+        os.unlink(path)
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.bind(path)
+    s.listen(1)
+    return s
+
+
+class Guest:
+    def __init__(self, args):
+        self.args = args
+        self.done = False
+        self.log = open(args.log, "wb")
+        self.ctl_buf = b""
+
+    def request(self, line):
+        """Carry out one guest request; return the answer line."""
+        words = line.split()
+        if not words:
+            return "err empty request"
+        try:
+            data = self.dispatch(words[0], words[1:])
+            return "ok" + (" %s" % data if data is not None else "")
+        except (qmplib.QMPError, ValueError, IndexError, StopIteration) as e:
+            return "err %s" % str(e).replace("\n", " ")
+
+    def dispatch(self, cmd, argv):
+        q, rundir = self.qmp, self.args.rundir
+        if cmd == "change":
+            qid, medium = argv
+            path = machine.image(rundir, medium,
+                                 machine.kind_of(self.args.drives, qid))
+            q.execute("blockdev-change-medium", filename=path, format="raw",
+                      **machine.medium_target(qid))
+        elif cmd == "eject":
+            q.execute("eject", force=argv[1:] == ["force"],
+                      **machine.medium_target(argv[0]))
+        elif cmd == "open-tray":
+            q.execute("blockdev-open-tray", force=argv[1:] == ["force"],
+                      **machine.medium_target(argv[0]))
+        elif cmd == "close-tray":
+            q.execute("blockdev-close-tray", **machine.medium_target(argv[0]))
+        elif cmd == "remove":
+            q.execute("blockdev-remove-medium", **machine.medium_target(argv[0]))
+        elif cmd == "now":
+            return int(time.monotonic() * 1000)
+        elif cmd == "done":
+            self.done = True
+        else:
+            raise ValueError("unknown request %r" % cmd)
+        return None
+
+    def on_console(self, data):
+        self.log.write(data)
+        self.log.flush()
+        if self.args.echo:
+            sys.stdout.buffer.write(data.replace(b"\r", b""))
+            sys.stdout.flush()
+
+    def on_control(self, data):
+        self.ctl_buf += data
+        while b"\n" in self.ctl_buf:
+            line, self.ctl_buf = self.ctl_buf.split(b"\n", 1)
+            answer = self.request(line.decode(errors="replace").strip())
+            self.ctl.sendall(answer.encode() + b"\n")
+
+    def run(self):
+        a = self.args
+        os.makedirs(a.rundir, exist_ok=True)
+        paths = {n: os.path.join(a.rundir, n + ".sock")
+                 for n in ("console", "control", "qmp")}
+        servers = {n: listen(p) for n, p in paths.items()}
+        cmd = machine.qemu_args(a.drives, a.rundir, a.kernel, a.initrd,
+                                a.append, paths) + a.qemu_extra
+        with open(os.path.join(a.rundir, "qemu.cmd"), "w") as f:
+            f.write(" ".join(cmd) + "\n")
+        qemu = subprocess.Popen(cmd, stdin=subprocess.DEVNULL,
+                                stdout=open(os.path.join(a.rundir, "qemu.out"), "wb"),
+                                stderr=subprocess.STDOUT)
+        try:
+            return self.serve(qemu, servers)
+        finally:
+            if qemu.poll() is None:
+                qemu.kill()
+            qemu.wait()
+
+    def accept_all(self, qemu, servers):
+        conns = {}
+        for name, s in servers.items():
+            s.settimeout(30)
+            conns[name], _ = s.accept()
+            s.close()
+        return conns
+
+    def serve(self, qemu, servers):
+        deadline = time.monotonic() + self.args.timeout
+        conns = self.accept_all(qemu, servers)
+        self.ctl = conns["control"]
+        self.qmp = qmplib.QMP(conns["qmp"])
+        sel = selectors.DefaultSelector()
+        sel.register(conns["console"], selectors.EVENT_READ, self.on_console)
+        sel.register(conns["control"], selectors.EVENT_READ, self.on_control)
+        sel.register(conns["qmp"], selectors.EVENT_READ, None)
+        open_conns = 3
+        while open_conns and time.monotonic() < deadline:
+            for key, _ in sel.select(timeout=1):
+                if key.data is None:
+                    try:
+                        self.qmp.poll_event()
+                    except EOFError:
+                        sel.unregister(key.fileobj)
+                        open_conns -= 1
+                    continue
+                data = key.fileobj.recv(65536)
+                if not data:
+                    sel.unregister(key.fileobj)
+                    open_conns -= 1
+                else:
+                    key.data(data)
+        if time.monotonic() >= deadline:
+            print("vm: timeout after %d s, QEMU killed" % self.args.timeout,
+                  file=sys.stderr)
+            self.log.write(b"\nvm: TIMEOUT\n")
+            return 1
+        return 0 if self.done else 2
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--kernel", required=True)
+    p.add_argument("--initrd", required=True)
+    p.add_argument("--append", default="")
+    p.add_argument("--drives", default="standard", choices=machine.DRIVE_SETS)
+    p.add_argument("--rundir", required=True)
+    p.add_argument("--log", required=True)
+    p.add_argument("--timeout", type=int, default=300)
+    p.add_argument("--echo", action="store_true")
+    p.add_argument("qemu_extra", nargs="*", help="more QEMU arguments")
+    return Guest(p.parse_args()).run()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
