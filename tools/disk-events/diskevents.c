@@ -151,13 +151,14 @@ static void print_uevent(const char *msg, size_t len, bool json)
 			     media ? "media_change" :
 			     eject ? "eject_request" : "-";
 
-	if (json)
-		printf("{\"time\":%.3f,\"device\":\"%s\",\"action\":\"%s\","
-		       "\"events\":\"%s\",\"diskseq\":%s}\n",
-		       seconds_since_boot(), dev, action, events, seq ? seq : "null");
-	else
+	if (json) {
+		printf("{\"time\":%.3f,\"device\":\"%s\",", seconds_since_boot(), dev);
+		printf("\"action\":\"%s\",\"events\":\"%s\",\"diskseq\":%s}\n",
+		       action, events, seq ? seq : "null");
+	} else {
 		printf("%10.3f %-8s %-7s %-26s diskseq=%s\n", seconds_since_boot(),
 		       dev, action, events, seq ? seq : "-");
+	}
 	fflush(stdout);
 }
 
@@ -205,15 +206,15 @@ static int cmd_watch(int argc, char **argv)
 	int fd, i;
 
 	for (i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "--json"))
+		if (!strcmp(argv[i], "--json")) {
 			json = true;
-		else if (!strcmp(argv[i], "--count") && i + 1 < argc &&
-			 !parse_count(argv[i + 1], &count))
+		} else if (!strcmp(argv[i], "--count") && i + 1 < argc &&
+			   !parse_count(argv[i + 1], &count)) {
 			i++;
-		else if (!strcmp(argv[i], "--timeout") && i + 1 < argc &&
-			 !parse_count(argv[i + 1], &timeout))
+		} else if (!strcmp(argv[i], "--timeout") && i + 1 < argc &&
+			   !parse_count(argv[i + 1], &timeout)) {
 			i++;
-		else {
+		} else {
 			fprintf(stderr, "diskevents watch: bad argument '%s'\n", argv[i]);
 			return 2;
 		}
@@ -256,8 +257,7 @@ static int cmd_poll(const char *dev, const char *msecs)
 	errno = 0;
 	val = strtol(msecs, &end, 10);
 	if (errno || end == msecs || *end || val < -1) {
-		fprintf(stderr, "diskevents poll: '%s' is not a whole number of "
-			"milliseconds >= -1\n", msecs);
+		fprintf(stderr, "diskevents poll: '%s': want milliseconds >= -1\n", msecs);
 		return 2;
 	}
 	if (strchr(dev, '/')) {

@@ -2,12 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Assemble the kernel tree in $TREE: the pristine base as the first
-# commit (tag "base"), our owned files as the next commit, then one commit
-# per entry of patches/series.  The commits are built in a scratch index
+# commit (tag "base"), then our files and one commit per entry of
+# patches/series (branch "ours").  The commits are built in a scratch index
 # with fixed dates, so the same inputs always give the same commit, and
 # the final "git checkout" rewrites only files that really changed: an
 # unchanged repo costs nothing and an edit rebuilds only what it touches.
-# Also keeps $STOCK, a worktree of the base, for BASE=stock builds.
+# Also keeps $STOCK, a worktree of branch "stock" for BASE=stock builds:
+# the base with our tests but not our core (see build_commits).
 
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -40,38 +41,63 @@ commit_index()
 	git commit-tree "$(git write-tree)" -p "$1" -m "$2"
 }
 
+# apply_series TAG HEAD: commit each patches/series entry whose "# stock"
+# tag is TAG (yes or no) on HEAD; print the new head.
+apply_series()
+{
+	local tag=$1 head=$2 p rest subject
+	while read -r p rest; do
+		case $p in ''|'#'*) continue ;; esac
+		[ "$([ "$rest" = "# stock" ] && echo yes || echo no)" = "$tag" ] || continue
+		git apply --cached "$TOP/patches/$p" >&2 ||
+			die "patches/$p does not apply"
+		subject=$(sed -n 's/^Subject: *\(\[PATCH[^]]*\] *\)\?//p' "$TOP/patches/$p" | head -n1)
+		head=$(commit_index "$head" "${subject:-$p}")
+	done < "$TOP/patches/series"
+	echo "$head"
+}
+
+# Print two commits: the stock head (base + the files we add + patches
+# tagged "# stock": our tests, not our core) and ours (stock + the files
+# that replace upstream ones + the other patches).
 build_commits()
 {
-	local head files p subject
+	local head stock f replaced=()
 	export GIT_INDEX_FILE=$TREE/.git/assemble-index
 	export GIT_AUTHOR_NAME="disk-events" GIT_AUTHOR_EMAIL="disk-events@localhost"
 	export GIT_COMMITTER_NAME=$GIT_AUTHOR_NAME GIT_COMMITTER_EMAIL=$GIT_AUTHOR_EMAIL
 	export GIT_AUTHOR_DATE="2010-12-08 00:00 +0000" GIT_COMMITTER_DATE="2010-12-08 00:00 +0000"
 	git read-tree base
-	head=$(git rev-parse base)
 
-	files=$(cd "$TOP" && git ls-files -co --exclude-standard -- $OWNED_DIRS)
-	for f in $files; do
-		[ -f "$TOP/$f" ] && stage_file "$f"
+	for f in $(cd "$TOP" && git ls-files -co --exclude-standard -- $OWNED_DIRS); do
+		[ -f "$TOP/$f" ] || continue
+		if git cat-file -e "base:$f" 2>/dev/null; then
+			replaced+=("$f")
+		else
+			stage_file "$f"
+		fi
 	done
-	head=$(commit_index "$head" "disk-events: our files")
+	head=$(commit_index base "disk-events: our tests, tools and documentation")
+	stock=$(apply_series yes "$head")
 
-	while read -r p; do
-		case $p in ''|'#'*) continue ;; esac
-		git apply --cached "$TOP/patches/$p" ||
-			die "patches/$p does not apply"
-		subject=$(sed -n 's/^Subject: *//p' "$TOP/patches/$p" | head -n1)
-		head=$(commit_index "$head" "${subject:-$p}")
-	done < "$TOP/patches/series"
+	for f in "${replaced[@]}"; do
+		stage_file "$f"
+	done
+	head=$(commit_index "$stock" "disk-events: our core")
+	head=$(apply_series no "$head")
 	rm -f "$GIT_INDEX_FILE"
-	unset GIT_INDEX_FILE
-	echo "$head"
+	echo "$stock $head"
 }
 
 [ -d "$TREE/.git" ] || unpack_base
 cd "$TREE"
-head=$(build_commits)
+read -r stock head < <(build_commits)
 git checkout -q -f -B ours "$head"
 git clean -q -fd
+git branch -q -f stock "$stock"
 [ -d "$STOCK" ] || git worktree add -q --detach "$STOCK" base
-echo "assemble: $(git log -1 --format=%s base), ours at $(git rev-parse --short HEAD)"
+git -C "$STOCK" checkout -q -f --detach "$stock"
+git -C "$STOCK" clean -q -fd
+ver="$(dpkg-query -W -f='${Version}' $BASE_PACKAGE)"
+echo "Debian $BASE_PACKAGE $ver, Linux $(make -s kernelversion)" > "$BUILD/base-version"
+echo "assemble: base $(cat "$BUILD/base-version"), ours at $(git rev-parse --short HEAD)"

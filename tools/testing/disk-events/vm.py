@@ -10,6 +10,7 @@ Requests:
     change ID MEDIUM        insert MEDIUM (made on first use), closing the tray
     eject ID [force]        press eject (a locked tray answers "err ... locked")
     open-tray ID [force], close-tray ID, remove ID
+    tray ID                 "open" or "closed"
     now                     the host's monotonic clock in ms
     done                    the guest is finished
 The run ends when QEMU exits (the guest reboots with -no-reboot) or at
@@ -73,6 +74,8 @@ class Guest:
             q.execute("blockdev-close-tray", **machine.medium_target(argv[0]))
         elif cmd == "remove":
             q.execute("blockdev-remove-medium", **machine.medium_target(argv[0]))
+        elif cmd == "tray":
+            return self.tray_state(argv[0])
         elif cmd == "now":
             return int(time.monotonic() * 1000)
         elif cmd == "done":
@@ -80,6 +83,13 @@ class Guest:
         else:
             raise ValueError("unknown request %r" % cmd)
         return None
+
+    def tray_state(self, qid):
+        for b in self.qmp.execute("query-block"):
+            if b.get("qdev", "").split("/")[-1] == qid or \
+                    "/%s/" % qid in b.get("qdev", ""):
+                return "open" if b.get("tray_open") else "closed"
+        raise ValueError("no drive %s" % qid)
 
     def on_console(self, data):
         self.log.write(data)
@@ -156,7 +166,7 @@ class Guest:
         return 0 if self.done else 2
 
 
-def main():
+def parser():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--kernel", required=True)
@@ -168,8 +178,13 @@ def main():
     p.add_argument("--timeout", type=int, default=300)
     p.add_argument("--echo", action="store_true")
     p.add_argument("qemu_extra", nargs="*", help="more QEMU arguments")
-    return Guest(p.parse_args()).run()
+    return p
+
+
+def run(argv):
+    """Boot a guest as the command line @argv says; its exit status."""
+    return Guest(parser().parse_args(argv)).run()
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run(sys.argv[1:]))

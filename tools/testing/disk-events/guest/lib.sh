@@ -67,11 +67,16 @@ devof()
 # size_of FILE: how many bytes reading FILE gives (sysfs sizes say 4096).
 size_of() { wc -c < "$1"; }
 
-# watch_events: start logging block uevents to $EVENTS_LOG.
+# watch_events [show]: start logging block uevents to $EVENTS_LOG, and
+# with "show" print them on the console too, as they arrive.
 watch_events()
 {
 	: > $EVENTS_LOG
-	diskevents watch >> $EVENTS_LOG &
+	if [ "${1:-}" = show ]; then
+		diskevents watch | tee -a $EVENTS_LOG &
+	else
+		diskevents watch >> $EVENTS_LOG &
+	fi
 	WATCHER=$!
 	sleep 0.2
 }
@@ -114,4 +119,16 @@ leak_scan()
 	echo scan > $f
 	echo scan > $f
 	cat $f
+}
+
+# start_udev: Debian's systemd-udevd with its stock rules, as a system
+# runs it; it opens disks on change events (acknowledging them), locks
+# CD trays and ejects them on DISK_EJECT_REQUEST.
+start_udev()
+{
+	mkdir -p /run/udev
+	/lib/systemd/systemd-udevd --daemon --resolve-names=never 2>/dev/null
+	udevadm trigger --type=subsystems --action=add
+	udevadm trigger --type=devices --action=add
+	udevadm settle --timeout=60
 }

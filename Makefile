@@ -1,0 +1,27 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The front door: see README.md.
+#   make run              boot our kernel with a CD-ROM and a floppy, change
+#                         media, press eject, show the uevents
+#   make check            every test on our core (debug kernel)
+#   make check BASE=stock the same tests on the pristine 6.12 base
+#   make build            assemble and build the kernels only
+#   make clean            remove build/ (the unpacked base too)
+
+H := tools/testing/disk-events
+BASE ?= ours
+
+.PHONY: run check build clean
+
+run:
+	@$(H)/run.sh
+
+check:
+	@$(H)/check.sh $(BASE)
+
+build:
+	@$(H)/deps.sh && $(H)/assemble.sh && \
+	 $(H)/build.sh ours lean && $(H)/build.sh ours debug
+
+clean:
+	rm -rf build

@@ -1,0 +1,1270 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for block/disk-events.c.
+ *
+ * Each case adds real gendisks of a fake removable-disk driver, whose
+ * ->check_events() answers from a script, counts its calls and records
+ * the clearing mask of each; and it listens for uevents on a kernel-side
+ * NETLINK_KOBJECT_UEVENT socket, as udev would.  Opens go through
+ * bdev_file_open_by_dev(), so blocking around opens and for exclusive
+ * writers is the block layer's own.
+ *
+ * Suite "disk_events" is behaviour mainline has; the same file builds
+ * against the unmodified core, where it must pass.  Suite
+ * "disk_events_beyond_mainline" is behaviour only our core has (strict
+ * input parsing, no checks after removal, ...): it fails on mainline.
+ */
+#include <kunit/test.h>
+#include <linux/blk-mq.h>
+#include <linux/blkdev.h>
+#include <linux/completion.h>
+#include <linux/delay.h>
+#include <linux/file.h>
+#include <linux/kthread.h>
+#include <linux/moduleparam.h>
+#include <linux/net.h>
+#include <linux/netlink.h>
+#include <linux/socket.h>
+#include <net/net_namespace.h>
+#include "blk.h"
+
+#define ALL_EVENTS	(DISK_EVENT_MEDIA_CHANGE | DISK_EVENT_EJECT_REQUEST)
+#define MAX_ANSWERS	8
+#define MAX_CALLS	64
+/* Waits for something that must happen end well before this. */
+#define WAIT_MS		5000
+/* How long to watch for something that must not happen. */
+#define QUIET_MS	150
+/* Fast enough to see many polls in QUIET_MS, slow enough for TCG. */
+#define FAST_POLL_MS	10
+
+/* A fake removable disk and what its driver saw. */
+struct fake_disk {
+	struct kunit		*test;
+	struct blk_mq_tag_set	set;
+	struct gendisk		*disk;
+	bool			added;
+
+	spinlock_t		lock;		/* guards the script */
+	unsigned int		answers[MAX_ANSWERS];
+	int			nr_answers;
+	unsigned int		steady;		/* answer once the script is done */
+
+	atomic_t		calls;		/* ->check_events() returns */
+	unsigned int		clearing[MAX_CALLS];
+	atomic_t		in_check;
+	bool			overlapped;	/* two checks at once, ever */
+	bool			called_after_del;
+	bool			deleted;
+
+	bool			hold;		/* park checks until released */
+	struct completion	entered;
+	struct completion	release;
+	wait_queue_head_t	wq;		/* woken after every call */
+};
+
+static atomic_t fake_disk_nr = ATOMIC_INIT(0);
+
+static unsigned int fake_check_events(struct gendisk *disk,
+				      unsigned int clearing)
+{
+	struct fake_disk *fd = disk->private_data;
+	unsigned int answer;
+	int n;
+
+	if (atomic_inc_return(&fd->in_check) > 1)
+		WRITE_ONCE(fd->overlapped, true);
+	if (READ_ONCE(fd->deleted))
+		WRITE_ONCE(fd->called_after_del, true);
+
+	if (READ_ONCE(fd->hold)) {
+		complete(&fd->entered);
+		wait_for_completion(&fd->release);
+	}
+
+	spin_lock(&fd->lock);
+	answer = fd->steady;
+	if (fd->nr_answers) {
+		answer = fd->answers[0];
+		memmove(fd->answers, fd->answers + 1,
+			--fd->nr_answers * sizeof(fd->answers[0]));
+	}
+	spin_unlock(&fd->lock);
+
+	n = atomic_read(&fd->calls);
+	if (n < MAX_CALLS)
+		fd->clearing[n] = clearing;
+	atomic_dec(&fd->in_check);
+	atomic_inc(&fd->calls);
+	wake_up_all(&fd->wq);
+	return answer;
+}
+
+/* Like sr and sd: an open clears pending events. */
+static int fake_open(struct gendisk *disk, blk_mode_t mode)
+{
+	disk_check_media_change(disk);
+	return 0;
+}
+
+static const struct block_device_operations fake_fops = {
+	.owner		= THIS_MODULE,
+	.open		= fake_open,
+	.check_events	= fake_check_events,
+};
+
+static blk_status_t fake_queue_rq(struct blk_mq_hw_ctx *hctx,
+				  const struct blk_mq_queue_data *bd)
+{
+	blk_mq_start_request(bd->rq);
+	blk_mq_end_request(bd->rq, BLK_STS_IOERR);
+	return BLK_STS_OK;
+}
+
+static const struct blk_mq_ops fake_mq_ops = {
+	.queue_rq	= fake_queue_rq,
+};
+
+/* Queue @events as the answer of a coming ->check_events() call. */
+static void fake_answer(struct fake_disk *fd, unsigned int events)
+{
+	spin_lock(&fd->lock);
+	if (!WARN_ON(fd->nr_answers == MAX_ANSWERS))
+		fd->answers[fd->nr_answers++] = events;
+	spin_unlock(&fd->lock);
+}
+
+static int fake_calls(struct fake_disk *fd)
+{
+	return atomic_read(&fd->calls);
+}
+
+/* Wait until ->check_events() has returned @n times in all. */
+static bool fake_wait_calls(struct fake_disk *fd, int n)
+{
+	return wait_event_timeout(fd->wq, fake_calls(fd) >= n,
+				  msecs_to_jiffies(WAIT_MS)) > 0;
+}
+
+/* The clearing argument of call number @n (0 is the first). */
+static unsigned int fake_clearing(struct fake_disk *fd, int n)
+{
+	return n < MAX_CALLS ? fd->clearing[n] : 0;
+}
+
+static void fake_remove(struct fake_disk *fd)
+{
+	WRITE_ONCE(fd->hold, false);
+	complete_all(&fd->release);
+	if (fd->added) {
+		del_gendisk(fd->disk);
+		fd->added = false;
+	}
+	WRITE_ONCE(fd->deleted, true);
+}
+
+static void fake_destroy(void *data)
+{
+	struct fake_disk *fd = data;
+
+	fake_remove(fd);
+	put_disk(fd->disk);
+	blk_mq_free_tag_set(&fd->set);
+}
+
+/*
+ * A new fake disk with @events and @flags, not yet added; it is removed
+ * and freed when the test ends.
+ */
+static struct fake_disk *fake_alloc(struct kunit *test, unsigned int events,
+				    unsigned int flags)
+{
+	struct fake_disk *fd;
+	int ret;
+
+	fd = kunit_kzalloc(test, sizeof(*fd), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, fd);
+	fd->test = test;
+	spin_lock_init(&fd->lock);
+	init_completion(&fd->entered);
+	init_completion(&fd->release);
+	init_waitqueue_head(&fd->wq);
+
+	ret = blk_mq_alloc_sq_tag_set(&fd->set, &fake_mq_ops, 1, 0);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	fd->disk = blk_mq_alloc_disk(&fd->set, NULL, fd);
+	if (IS_ERR(fd->disk)) {
+		blk_mq_free_tag_set(&fd->set);
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, fd->disk);
+	}
+	fd->disk->fops = &fake_fops;
+	fd->disk->private_data = fd;
+	fd->disk->flags |= GENHD_FL_NO_PART;
+	fd->disk->events = events;
+	fd->disk->event_flags = flags;
+	snprintf(fd->disk->disk_name, DISK_NAME_LEN, "kdevt%d",
+		 atomic_inc_return(&fake_disk_nr));
+	ret = kunit_add_action_or_reset(test, fake_destroy, fd);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	return fd;
+}
+
+/* Add @fd's disk and wait for the check that adding it makes, if any. */
+static void fake_add(struct fake_disk *fd)
+{
+	struct kunit *test = fd->test;
+
+	KUNIT_ASSERT_EQ(test, add_disk(fd->disk), 0);
+	fd->added = true;
+	if (fd->disk->events)
+		KUNIT_ASSERT_TRUE(test, fake_wait_calls(fd, 1));
+}
+
+/* A live fake disk like sr's: both events, polled, uevents. */
+static struct fake_disk *fake_cdrom(struct kunit *test)
+{
+	struct fake_disk *fd = fake_alloc(test, ALL_EVENTS,
+					  DISK_EVENT_FLAG_POLL |
+					  DISK_EVENT_FLAG_UEVENT |
+					  DISK_EVENT_FLAG_BLOCK_ON_EXCL_WRITE);
+
+	fake_add(fd);
+	return fd;
+}
+
+/*
+ * Wait until no check has run for a while: for the immediate check that
+ * a write or flush queued, before watching for calls that must not come.
+ */
+static void settle(struct fake_disk *fd)
+{
+	int i, n;
+
+	for (i = 0; i < 20; i++) {
+		n = fake_calls(fd);
+		msleep(QUIET_MS / 3);
+		if (fake_calls(fd) == n)
+			return;
+	}
+}
+
+/* Calls made in QUIET_MS from now. */
+static int calls_in_quiet_period(struct fake_disk *fd)
+{
+	int before = fake_calls(fd);
+
+	msleep(QUIET_MS);
+	return fake_calls(fd) - before;
+}
+
+/* --- sysfs and the default, through their real entry points --- */
+
+static ssize_t poll_msecs_store(struct fake_disk *fd, const char *buf,
+				size_t count)
+{
+	return dev_attr_events_poll_msecs.store(disk_to_dev(fd->disk),
+						&dev_attr_events_poll_msecs,
+						buf, count);
+}
+
+static void set_poll_msecs(struct fake_disk *fd, const char *val)
+{
+	KUNIT_ASSERT_EQ(fd->test, poll_msecs_store(fd, val, strlen(val)),
+			(ssize_t)strlen(val));
+}
+
+/* Read a device attribute of @fd's disk into @buf. */
+static ssize_t show_attr(struct fake_disk *fd, struct device_attribute *attr,
+			 char *buf)
+{
+	memset(buf, 0, PAGE_SIZE);
+	return attr->show(disk_to_dev(fd->disk), attr, buf);
+}
+
+static const struct kernel_param *dfl_param(void)
+{
+	const struct kernel_param *kp;
+
+	for (kp = __start___param; kp < __stop___param; kp++)
+		if (!strcmp(kp->name, "block.events_dfl_poll_msecs"))
+			return kp;
+	return NULL;
+}
+
+/* Set block.events_dfl_poll_msecs as the command line or sysfs would. */
+static int set_dfl(const char *val)
+{
+	const struct kernel_param *kp = dfl_param();
+	int ret;
+
+	kernel_param_lock(NULL);
+	ret = kp->ops->set(val, kp);
+	kernel_param_unlock(NULL);
+	return ret;
+}
+
+static unsigned long get_dfl(void)
+{
+	return *(unsigned long *)dfl_param()->arg;
+}
+
+static void restore_dfl(void *data)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%lu", (unsigned long)data);
+	set_dfl(buf);
+}
+
+/* Set the default for this test; the old one comes back at its end. */
+static void save_dfl(struct kunit *test)
+{
+	void *old;
+
+	KUNIT_ASSERT_NOT_NULL(test, dfl_param());
+	old = (void *)get_dfl();
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, restore_dfl, old), 0);
+}
+
+static void test_set_dfl(struct kunit *test, const char *val)
+{
+	save_dfl(test);
+	KUNIT_ASSERT_EQ(test, set_dfl(val), 0);
+}
+
+/* A rejected default returns an error and leaves the value alone. */
+static void expect_dfl_rejected(struct kunit *test, const char *val)
+{
+	unsigned long before;
+
+	save_dfl(test);
+	before = get_dfl();
+	KUNIT_EXPECT_LT(test, set_dfl(val), 0);
+	KUNIT_EXPECT_EQ(test, get_dfl(), before);
+}
+
+/* --- a uevent listener, as udev has --- */
+
+struct listener {
+	struct socket	*sock;
+	char		msg[2048];
+	int		len;
+};
+
+static void listener_close(void *data)
+{
+	sock_release(data);
+}
+
+static struct listener *listener_open(struct kunit *test)
+{
+	struct sockaddr_nl addr = {
+		.nl_family = AF_NETLINK,
+		.nl_groups = 1,
+	};
+	struct listener *l;
+	int ret;
+
+	l = kunit_kzalloc(test, sizeof(*l), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, l);
+	ret = sock_create_kern(&init_net, AF_NETLINK, SOCK_DGRAM,
+			       NETLINK_KOBJECT_UEVENT, &l->sock);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, listener_close,
+							l->sock), 0);
+	ret = kernel_bind(l->sock, (struct sockaddr *)&addr, sizeof(addr));
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	return l;
+}
+
+/* The value of @key in the last message, or NULL. */
+static const char *uevent_var(struct listener *l, const char *key)
+{
+	size_t klen = strlen(key);
+	int i;
+
+	for (i = 0; i < l->len; i += strlen(l->msg + i) + 1)
+		if (!strncmp(l->msg + i, key, klen) && l->msg[i + klen] == '=')
+			return l->msg + i + klen + 1;
+	return NULL;
+}
+
+/* Receive the next uevent within @ms; false if none came. */
+static bool listener_next(struct listener *l, unsigned int ms)
+{
+	unsigned long deadline = jiffies + msecs_to_jiffies(ms);
+	struct kvec vec = { .iov_base = l->msg, .iov_len = sizeof(l->msg) - 1 };
+	struct msghdr hdr = { };
+
+	do {
+		l->len = kernel_recvmsg(l->sock, &hdr, &vec, 1, vec.iov_len,
+					MSG_DONTWAIT);
+		if (l->len > 0) {
+			l->msg[l->len] = '\0';
+			return true;
+		}
+		usleep_range(5000, 10000);
+	} while (time_before(jiffies, deadline));
+	l->len = 0;
+	return false;
+}
+
+/* Is the last message a change uevent of @fd's disk saying @var? */
+static bool uevent_is(struct listener *l, struct fake_disk *fd,
+		      const char *var)
+{
+	const char *name = uevent_var(l, "DEVNAME");
+	const char *action = uevent_var(l, "ACTION");
+
+	return name && !strcmp(name, fd->disk->disk_name) && action &&
+	       !strcmp(action, "change") && uevent_var(l, var);
+}
+
+/* How many uevents saying @var arrive for @fd within @ms. */
+static int count_uevents(struct listener *l, struct fake_disk *fd,
+			 const char *var, unsigned int ms)
+{
+	unsigned long deadline = jiffies + msecs_to_jiffies(ms);
+	int n = 0;
+
+	while (time_before(jiffies, deadline))
+		if (listener_next(l, jiffies_to_msecs(deadline - jiffies)) &&
+		    uevent_is(l, fd, var))
+			n++;
+	return n;
+}
+
+/* Wait up to WAIT_MS for a uevent of @fd saying @var. */
+static bool wait_uevent(struct listener *l, struct fake_disk *fd,
+			const char *var)
+{
+	unsigned long deadline = jiffies + msecs_to_jiffies(WAIT_MS);
+
+	while (time_before(jiffies, deadline))
+		if (listener_next(l, 100) && uevent_is(l, fd, var))
+			return true;
+	return false;
+}
+
+/* --- opens through the block layer --- */
+
+static struct file *open_disk(struct fake_disk *fd, blk_mode_t mode,
+			      void *holder)
+{
+	struct file *f = bdev_file_open_by_dev(disk_devt(fd->disk), mode,
+					       holder, NULL);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(fd->test, f);
+	return f;
+}
+
+static void close_disk(struct file *f)
+{
+	__fput_sync(f);
+}
+
+/* Run @fn(@fd) in a kthread; the returned task ends with it. */
+struct side_call {
+	void			(*fn)(struct fake_disk *fd);
+	struct fake_disk	*fd;
+	struct completion	done;
+};
+
+static int side_call_fn(void *data)
+{
+	struct side_call *sc = data;
+
+	sc->fn(sc->fd);
+	complete(&sc->done);
+	return 0;
+}
+
+static struct side_call *start_side_call(struct kunit *test,
+					 void (*fn)(struct fake_disk *fd),
+					 struct fake_disk *fd)
+{
+	struct side_call *sc = kunit_kzalloc(test, sizeof(*sc), GFP_KERNEL);
+	struct task_struct *t;
+
+	KUNIT_ASSERT_NOT_NULL(test, sc);
+	sc->fn = fn;
+	sc->fd = fd;
+	init_completion(&sc->done);
+	t = kthread_run(side_call_fn, sc, "disk-events-test");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	return sc;
+}
+
+static bool side_call_done(struct side_call *sc, unsigned int ms)
+{
+	return wait_for_completion_timeout(&sc->done, msecs_to_jiffies(ms));
+}
+
+/* Wait until a check is parked in ->check_events() by hold_checks(). */
+static bool check_entered(struct fake_disk *fd)
+{
+	return wait_for_completion_timeout(&fd->entered,
+					   msecs_to_jiffies(WAIT_MS));
+}
+
+/* Make the next check wait in ->check_events() until release_checks(). */
+static void hold_checks(struct fake_disk *fd)
+{
+	reinit_completion(&fd->entered);
+	WRITE_ONCE(fd->hold, true);
+}
+
+static void release_checks(struct fake_disk *fd)
+{
+	WRITE_ONCE(fd->hold, false);
+	complete_all(&fd->release);
+}
+
+static void do_block(struct fake_disk *fd)
+{
+	disk_block_events(fd->disk);
+}
+
+static void do_check_media_change(struct fake_disk *fd)
+{
+	disk_check_media_change(fd->disk);
+}
+
+/* Hot-unplug as a driver does it, leaving held checks held. */
+static void do_del_gendisk(struct fake_disk *fd)
+{
+	del_gendisk(fd->disk);
+	fd->added = false;
+	WRITE_ONCE(fd->deleted, true);
+}
+
+/* --- interval --- */
+
+static void add_checks_at_once(struct kunit *test)
+{
+	struct fake_disk *fd = fake_alloc(test, ALL_EVENTS,
+					  DISK_EVENT_FLAG_POLL |
+					  DISK_EVENT_FLAG_UEVENT);
+
+	KUNIT_EXPECT_EQ(test, fake_calls(fd), 0);
+	fake_add(fd);
+	KUNIT_EXPECT_EQ(test, fake_calls(fd), 1);
+}
+
+static void default_zero_means_no_polling(struct kunit *test)
+{
+	struct fake_disk *fd;
+
+	test_set_dfl(test, "0");
+	fd = fake_cdrom(test);
+	KUNIT_EXPECT_EQ(test, calls_in_quiet_period(fd), 0);
+}
+
+static void own_interval_polls(struct kunit *test)
+{
+	struct fake_disk *fd = fake_cdrom(test);
+
+	set_poll_msecs(fd, "10");
+	KUNIT_EXPECT_TRUE(test, fake_wait_calls(fd, fake_calls(fd) + 3));
+}
+
+static void own_zero_disables_despite_default(struct kunit *test)
+{
+	struct fake_disk *fd;
+
+	test_set_dfl(test, "10");
+	fd = fake_cdrom(test);
+	set_poll_msecs(fd, "0");
+	settle(fd);
+	KUNIT_EXPECT_EQ(test, calls_in_quiet_period(fd), 0);
+}
+
+static void own_interval_wins_over_default(struct kunit *test)
+{
+	struct fake_disk *fd;
+
+	test_set_dfl(test, "3600000");
+	fd = fake_cdrom(test);
+	set_poll_msecs(fd, "10");
+	KUNIT_EXPECT_GE(test, calls_in_quiet_period(fd), 2);
+}
+
+static void default_polls_disks_with_poll_flag(struct kunit *test)
+{
+	struct fake_disk *fd = fake_cdrom(test);
+
+	test_set_dfl(test, "10");
+	KUNIT_EXPECT_GE(test, calls_in_quiet_period(fd), 2);
+}
+
+static void default_ignored_without_poll_flag(struct kunit *test)
+{
+	struct fake_disk *fd = fake_alloc(test, ALL_EVENTS,
+					  DISK_EVENT_FLAG_UEVENT);
+
+	fake_add(fd);
+	test_set_dfl(test, "10");
+	settle(fd);
+	KUNIT_EXPECT_EQ(test, calls_in_quiet_period(fd), 0);
+}
+
+static void default_change_checks_every_disk_at_once(struct kunit *test)
+{
+	struct fake_disk *a = fake_cdrom(test), *b = fake_cdrom(test);
+
+	test_set_dfl(test, "3600000");
+	KUNIT_EXPECT_TRUE(test, fake_wait_calls(a, 2));
+	KUNIT_EXPECT_TRUE(test, fake_wait_calls(b, 2));
+}
+
+static void own_interval_change_checks_at_once(struct kunit *test)
+{
+	struct fake_disk *fd = fake_cdrom(test);
+
+	set_poll_msecs(fd, "3600000");
+	KUNIT_EXPECT_TRUE(test, fake_wait_calls(fd, 2));
+}
+
+/* --- what user space hears --- */
+
+static void media_change_sends_uevent(struct kunit *test)
+{
+	struct fake_disk *fd = fake_cdrom(test);
+	struct listener *l = listener_open(test);
+
+	fake_answer(fd, DISK_EVENT_MEDIA_CHANGE);
+	disk_flush_events(fd->disk, 0);
+	KUNIT_EXPECT_TRUE(test, wait_uevent(l, fd, "DISK_MEDIA_CHANGE"));
+	KUNIT_EXPECT_NULL(test, uevent_var(l, "DISK_EJECT_REQUEST"));
+}
+
+static void eject_request_sends_uevent(struct kunit *test)
+{
+	struct fake_disk *fd = fake_cdrom(test);
+	struct listener *l = listener_open(test);
+
+	fake_answer(fd, DISK_EVENT_EJECT_REQUEST);
+	disk_flush_events(fd->disk, 0);
+	KUNIT_EXPECT_TRUE(test, wait_uevent(l, fd, "DISK_EJECT_REQUEST"));
+	KUNIT_EXPECT_NULL(test, uevent_var(l, "DISK_MEDIA_CHANGE"));
+}
+
+static void pending_event_reported_once(struct kunit *test)
+{
+	struct fake_disk *fd = fake_cdrom(test);
+	struct listener *l = listener_open(test);
+
+	fd->steady = DISK_EVENT_MEDIA_CHANGE;	/* a drive that keeps saying so */
+	set_poll_msecs(fd, "10");
+	KUNIT_EXPECT_TRUE(test, fake_wait_calls(fd, fake_calls(fd) + 5));
+	KUNIT_EXPECT_EQ(test, count_uevents(l, fd, "DISK_MEDIA_CHANGE",
+					    QUIET_MS), 1);
+}
+
+static void open_clears_pending_so_next_change_is_reported(struct kunit *test)
+{
+	struct fake_disk *fd = fake_cdrom(test);
+	struct listener *l = listener_open(test);
+
+	fake_answer(fd, DISK_EVENT_MEDIA_CHANGE);
+	disk_flush_events(fd->disk, 0);
+	KUNIT_ASSERT_TRUE(test, wait_uevent(l, fd, "DISK_MEDIA_CHANGE"));
+
+	close_disk(open_disk(fd, BLK_OPEN_READ, NULL));
+	fake_answer(fd, DISK_EVENT_MEDIA_CHANGE);
+	disk_flush_events(fd->disk, 0);
+	KUNIT_EXPECT_TRUE(test, wait_uevent(l, fd, "DISK_MEDIA_CHANGE"));
+}
+
+static void change_while_pending_is_not_reported(struct kunit *test)
+{
+	struct fake_disk *fd = fake_cdrom(test);
+	struct listener *l = listener_open(test);
+
+	fake_answer(fd, DISK_EVENT_MEDIA_CHANGE);
+	fake_answer(fd, DISK_EVENT_MEDIA_CHANGE);
+	disk_flush_events(fd->disk, 0);
+	KUNIT_ASSERT_TRUE(test, fake_wait_calls(fd, 2));
+	disk_flush_events(fd->disk, 0);
+	KUNIT_ASSERT_TRUE(test, fake_wait_calls(fd, 3));
+	KUNIT_EXPECT_EQ(test, count_uevents(l, fd, "DISK_MEDIA_CHANGE",
+					    QUIET_MS), 1);
+}
+
+static void check_media_change_reports_pending_change(struct kunit *test)
+{
+	struct fake_disk *fd = fake_cdrom(test);
+
+	fake_answer(fd, DISK_EVENT_MEDIA_CHANGE);
+	disk_flush_events(fd->disk, 0);
+	KUNIT_ASSERT_TRUE(test, fake_wait_calls(fd, 2));
+	KUNIT_EXPECT_TRUE(test, disk_check_media_change(fd->disk));
+	KUNIT_EXPECT_FALSE(test, disk_check_media_change(fd->disk));
+}
+
+static void check_media_change_finds_unpolled_change(struct kunit *test)
+{
+	struct fake_disk *fd = fake_cdrom(test);
+
+	fake_answer(fd, DISK_EVENT_MEDIA_CHANGE);
+	KUNIT_EXPECT_TRUE(test, disk_check_media_change(fd->disk));
+	KUNIT_EXPECT_TRUE(test, test_bit(GD_NEED_PART_SCAN, &fd->disk->state));
+}
+
+static void check_media_change_false_without_change(struct kunit *test)
+{
+	struct fake_disk *fd = fake_cdrom(test);
+
+	fake_answer(fd, DISK_EVENT_EJECT_REQUEST);
+	KUNIT_EXPECT_FALSE(test, disk_check_media_change(fd->disk));
+}
+
+static void check_media_change_clears_both_events(struct kunit *test)
+{
+	struct fake_disk *fd = fake_cdrom(test);
+	int n = fake_calls(fd);
+
+	disk_check_media_change(fd->disk);
+	KUNIT_EXPECT_EQ(test, fake_clearing(fd, n), ALL_EVENTS);
+}
+
+static void media_change_gets_new_diskseq_before_uevent(struct kunit *test)
+{
+	struct fake_disk *fd = fake_cdrom(test);
+	struct listener *l = listener_open(test);
+	u64 seq = fd->disk->diskseq;
+	unsigned long long got;
+
+	fake_answer(fd, DISK_EVENT_MEDIA_CHANGE);
+	disk_flush_events(fd->disk, 0);
+	KUNIT_ASSERT_TRUE(test, wait_uevent(l, fd, "DISK_MEDIA_CHANGE"));
+	KUNIT_EXPECT_GT(test, fd->disk->diskseq, seq);
+	KUNIT_ASSERT_NOT_NULL(test, uevent_var(l, "DISKSEQ"));
+	KUNIT_ASSERT_EQ(test, kstrtoull(uevent_var(l, "DISKSEQ"), 10, &got), 0);
+	KUNIT_EXPECT_EQ(test, got, fd->disk->diskseq);
+}
+
+static void eject_request_keeps_diskseq(struct kunit *test)
+{
+	struct fake_disk *fd = fake_cdrom(test);
+	struct listener *l = listener_open(test);
+	u64 seq = fd->disk->diskseq;
+
+	fake_answer(fd, DISK_EVENT_EJECT_REQUEST);
+	disk_flush_events(fd->disk, 0);
+	KUNIT_ASSERT_TRUE(test, wait_uevent(l, fd, "DISK_EJECT_REQUEST"));
+	KUNIT_EXPECT_EQ(test, fd->disk->diskseq, seq);
+}
+
+static void no_uevent_without_uevent_flag(struct kunit *test)
+{
+	struct fake_disk *fd = fake_alloc(test, ALL_EVENTS,
+					  DISK_EVENT_FLAG_POLL);
+	struct listener *l;
+
+	fake_add(fd);
+	l = listener_open(test);
+	fake_answer(fd, DISK_EVENT_MEDIA_CHANGE);
+	disk_flush_events(fd->disk, 0);
+	KUNIT_ASSERT_TRUE(test, fake_wait_calls(fd, 2));
+	KUNIT_EXPECT_EQ(test, count_uevents(l, fd, "DISK_MEDIA_CHANGE",
+					    QUIET_MS), 0);
+	KUNIT_EXPECT_TRUE(test, disk_check_media_change(fd->disk));
+}
+
+static void undeclared_event_sends_no_uevent(struct kunit *test)
+{
+	struct fake_disk *fd = fake_alloc(test, DISK_EVENT_MEDIA_CHANGE,
+					  DISK_EVENT_FLAG_POLL |
+					  DISK_EVENT_FLAG_UEVENT);
+	struct listener *l;
+
+	fake_add(fd);
+	l = listener_open(test);
+	fake_answer(fd, DISK_EVENT_EJECT_REQUEST);
+	disk_flush_events(fd->disk, 0);
+	KUNIT_ASSERT_TRUE(test, fake_wait_calls(fd, 2));
+	KUNIT_EXPECT_EQ(test, count_uevents(l, fd, "DISK_EJECT_REQUEST",
+					    QUIET_MS), 0);
+}
+
+/* --- blocking --- */
+
+static void block_waits_for_running_check(struct kunit *test)
+{
+	struct fake_disk *fd = fake_cdrom(test);
+	struct side_call *blocker;
+
+	hold_checks(fd);
+	disk_flush_events(fd->disk, 0);
+	KUNIT_ASSERT_TRUE(test, check_entered(fd));
+	blocker = start_side_call(test, do_block, fd);
+	KUNIT_EXPECT_FALSE(test, side_call_done(blocker, QUIET_MS));
+	release_checks(fd);
+	KUNIT_EXPECT_TRUE(test, side_call_done(blocker, WAIT_MS));
+	disk_unblock_events(fd->disk);
+}
+
+static void blocked_disk_is_not_polled(struct kunit *test)
+{
+	struct fake_disk *fd = fake_cdrom(test);
+
+	set_poll_msecs(fd, "10");
+	disk_block_events(fd->disk);
+	KUNIT_EXPECT_EQ(test, calls_in_quiet_period(fd), 0);
+	disk_unblock_events(fd->disk);
+}
+
+static void last_unblock_resumes_polling(struct kunit *test)
+{
+	struct fake_disk *fd = fake_cdrom(test);
+
+	set_poll_msecs(fd, "10");
+	disk_block_events(fd->disk);
+	disk_unblock_events(fd->disk);
+	KUNIT_EXPECT_GE(test, calls_in_quiet_period(fd), 2);
+}
+
+static void blocks_nest(struct kunit *test)
+{
+	struct fake_disk *fd = fake_cdrom(test);
+
+	set_poll_msecs(fd, "10");
+	disk_block_events(fd->disk);
+	disk_block_events(fd->disk);
+	disk_unblock_events(fd->disk);
+	KUNIT_EXPECT_EQ(test, calls_in_quiet_period(fd), 0);
+	disk_unblock_events(fd->disk);
+	KUNIT_EXPECT_GE(test, calls_in_quiet_period(fd), 2);
+}
+
+static void exclusive_writer_stops_polling(struct kunit *test)
+{
+	struct fake_disk *fd = fake_cdrom(test);
+	struct file *burner;
+
+	set_poll_msecs(fd, "10");
+	burner = open_disk(fd, BLK_OPEN_READ | BLK_OPEN_WRITE, test);
+	KUNIT_EXPECT_EQ(test, calls_in_quiet_period(fd), 0);
+	close_disk(burner);
+	KUNIT_EXPECT_GE(test, calls_in_quiet_period(fd), 2);
+}
+
+static void change_during_exclusive_write_reported_after(struct kunit *test)
+{
+	struct fake_disk *fd = fake_cdrom(test);
+	struct listener *l = listener_open(test);
+	struct file *burner;
+
+	set_poll_msecs(fd, "10");
+	burner = open_disk(fd, BLK_OPEN_READ | BLK_OPEN_WRITE, test);
+	fake_answer(fd, DISK_EVENT_MEDIA_CHANGE);
+	KUNIT_EXPECT_EQ(test, count_uevents(l, fd, "DISK_MEDIA_CHANGE",
+					    QUIET_MS), 0);
+	close_disk(burner);
+	KUNIT_EXPECT_TRUE(test, wait_uevent(l, fd, "DISK_MEDIA_CHANGE"));
+}
+
+static void exclusive_writer_polled_without_flag(struct kunit *test)
+{
+	struct fake_disk *fd = fake_alloc(test, ALL_EVENTS,
+					  DISK_EVENT_FLAG_POLL |
+					  DISK_EVENT_FLAG_UEVENT);
+	struct file *writer;
+
+	fake_add(fd);
+	set_poll_msecs(fd, "10");
+	writer = open_disk(fd, BLK_OPEN_READ | BLK_OPEN_WRITE, test);
+	KUNIT_EXPECT_GE(test, calls_in_quiet_period(fd), 2);
+	close_disk(writer);
+}
+
+static void reader_does_not_stop_polling(struct kunit *test)
+{
+	struct fake_disk *fd = fake_cdrom(test);
+	struct file *reader;
+
+	set_poll_msecs(fd, "10");
+	reader = open_disk(fd, BLK_OPEN_READ, test);
+	KUNIT_EXPECT_GE(test, calls_in_quiet_period(fd), 2);
+	close_disk(reader);
+}
+
+/* --- flush --- */
+
+static void flush_checks_at_once(struct kunit *test)
+{
+	struct fake_disk *fd = fake_cdrom(test);
+
+	disk_flush_events(fd->disk, 0);
+	KUNIT_EXPECT_TRUE(test, fake_wait_calls(fd, 2));
+}
+
+static void flush_mask_reaches_driver_as_clearing(struct kunit *test)
+{
+	struct fake_disk *fd = fake_cdrom(test);
+
+	disk_flush_events(fd->disk, DISK_EVENT_MEDIA_CHANGE);
+	KUNIT_ASSERT_TRUE(test, fake_wait_calls(fd, 2));
+	KUNIT_EXPECT_EQ(test, fake_clearing(fd, 1), DISK_EVENT_MEDIA_CHANGE);
+	disk_flush_events(fd->disk, 0);
+	KUNIT_ASSERT_TRUE(test, fake_wait_calls(fd, 3));
+	KUNIT_EXPECT_EQ(test, fake_clearing(fd, 2), 0);
+}
+
+static void flush_while_blocked_waits_for_unblock(struct kunit *test)
+{
+	struct fake_disk *fd = fake_cdrom(test);
+	int n;
+
+	set_poll_msecs(fd, "10");
+	disk_block_events(fd->disk);
+	disk_flush_events(fd->disk, DISK_EVENT_MEDIA_CHANGE);
+	KUNIT_EXPECT_EQ(test, calls_in_quiet_period(fd), 0);
+	n = fake_calls(fd);
+	disk_unblock_events(fd->disk);
+	KUNIT_ASSERT_TRUE(test, fake_wait_calls(fd, n + 1));
+	KUNIT_EXPECT_EQ(test, fake_clearing(fd, n), DISK_EVENT_MEDIA_CHANGE);
+}
+
+static void flush_during_open_check_is_not_lost(struct kunit *test)
+{
+	struct fake_disk *fd = fake_cdrom(test);
+	struct side_call *opener;
+	int n;
+
+	hold_checks(fd);
+	opener = start_side_call(test, do_check_media_change, fd);
+	KUNIT_ASSERT_TRUE(test, check_entered(fd));
+	disk_flush_events(fd->disk, DISK_EVENT_MEDIA_CHANGE);
+	n = fake_calls(fd);
+	release_checks(fd);
+	KUNIT_ASSERT_TRUE(test, side_call_done(opener, WAIT_MS));
+	KUNIT_ASSERT_TRUE(test, fake_wait_calls(fd, n + 2));
+	KUNIT_EXPECT_EQ(test, fake_clearing(fd, n + 1), DISK_EVENT_MEDIA_CHANGE);
+}
+
+static void checks_never_overlap_under_opens_and_flushes(struct kunit *test)
+{
+	struct fake_disk *fd = fake_cdrom(test);
+	int i;
+
+	set_poll_msecs(fd, "1");
+	for (i = 0; i < 50; i++) {
+		close_disk(open_disk(fd, BLK_OPEN_READ, NULL));
+		disk_flush_events(fd->disk, i & 1 ? DISK_EVENT_MEDIA_CHANGE : 0);
+	}
+	KUNIT_EXPECT_FALSE(test, READ_ONCE(fd->overlapped));
+}
+
+/* --- teardown --- */
+
+static void no_check_after_removal(struct kunit *test)
+{
+	struct fake_disk *fd = fake_cdrom(test);
+	int n;
+
+	set_poll_msecs(fd, "1");
+	fake_remove(fd);
+	n = fake_calls(fd);
+	msleep(QUIET_MS);
+	KUNIT_EXPECT_EQ(test, fake_calls(fd), n);
+	KUNIT_EXPECT_FALSE(test, READ_ONCE(fd->called_after_del));
+}
+
+static void removal_waits_for_check_in_flight(struct kunit *test)
+{
+	struct fake_disk *fd = fake_cdrom(test);
+	struct side_call *remover;
+
+	hold_checks(fd);
+	disk_flush_events(fd->disk, 0);
+	KUNIT_ASSERT_TRUE(test, check_entered(fd));
+	remover = start_side_call(test, do_del_gendisk, fd);
+	KUNIT_EXPECT_FALSE(test, side_call_done(remover, QUIET_MS));
+	release_checks(fd);
+	KUNIT_EXPECT_TRUE(test, side_call_done(remover, WAIT_MS));
+	KUNIT_EXPECT_FALSE(test, READ_ONCE(fd->called_after_del));
+}
+
+static void disk_without_check_events_has_no_events(struct kunit *test)
+{
+	struct fake_disk *fd = fake_alloc(test, 0, 0);
+
+	fake_add(fd);	/* the core must not call ->check_events() ... */
+	KUNIT_EXPECT_NULL(test, fd->disk->ev);
+}
+
+/* --- sysfs --- */
+
+static void events_lists_names_with_newline(struct kunit *test)
+{
+	struct fake_disk *fd = fake_cdrom(test);
+	char *buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	show_attr(fd, &dev_attr_events, buf);
+	KUNIT_EXPECT_STREQ(test, buf, "media_change eject_request\n");
+}
+
+static void events_empty_without_uevent_flag(struct kunit *test)
+{
+	struct fake_disk *fd = fake_alloc(test, ALL_EVENTS,
+					  DISK_EVENT_FLAG_POLL);
+	char *buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	fake_add(fd);
+	KUNIT_EXPECT_EQ(test, show_attr(fd, &dev_attr_events, buf), 0);
+}
+
+static void events_async_is_empty(struct kunit *test)
+{
+	struct fake_disk *fd = fake_cdrom(test);
+	char *buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_EXPECT_EQ(test, show_attr(fd, &dev_attr_events_async, buf), 0);
+}
+
+static void poll_msecs_reads_back(struct kunit *test)
+{
+	struct fake_disk *fd = fake_cdrom(test);
+	char *buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	show_attr(fd, &dev_attr_events_poll_msecs, buf);
+	KUNIT_EXPECT_STREQ(test, buf, "-1\n");
+	set_poll_msecs(fd, "250\n");
+	show_attr(fd, &dev_attr_events_poll_msecs, buf);
+	KUNIT_EXPECT_STREQ(test, buf, "250\n");
+	set_poll_msecs(fd, "-1");
+	show_attr(fd, &dev_attr_events_poll_msecs, buf);
+	KUNIT_EXPECT_STREQ(test, buf, "-1\n");
+}
+
+static void poll_msecs_minus_one_without_events(struct kunit *test)
+{
+	struct fake_disk *fd = fake_alloc(test, 0, 0);
+	char *buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	fake_add(fd);
+	show_attr(fd, &dev_attr_events_poll_msecs, buf);
+	KUNIT_EXPECT_STREQ(test, buf, "-1\n");
+	KUNIT_EXPECT_EQ(test, poll_msecs_store(fd, "100", 3), -ENODEV);
+}
+
+/* A rejected write returns an error and leaves the value alone. */
+static void expect_poll_msecs_rejected(struct kunit *test, const char *val,
+				       size_t count)
+{
+	struct fake_disk *fd = fake_cdrom(test);
+	char *buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	ssize_t ret;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	set_poll_msecs(fd, "700");
+	ret = poll_msecs_store(fd, val, count);
+	KUNIT_EXPECT_TRUE_MSG(test, ret == -EINVAL || ret == -ERANGE,
+			      "write of \"%*pE\" returned %zd", (int)count, val, ret);
+	show_attr(fd, &dev_attr_events_poll_msecs, buf);
+	KUNIT_EXPECT_STREQ(test, buf, "700\n");
+}
+
+static void poll_msecs_rejects_below_minus_one(struct kunit *test)
+{
+	expect_poll_msecs_rejected(test, "-2", 2);
+}
+
+static void poll_msecs_rejects_empty(struct kunit *test)
+{
+	expect_poll_msecs_rejected(test, "", 0);
+}
+
+static void poll_msecs_rejects_words(struct kunit *test)
+{
+	expect_poll_msecs_rejected(test, "fast\n", 5);
+}
+
+static void default_rejects_negative(struct kunit *test)
+{
+	expect_dfl_rejected(test, "-1");
+}
+
+static void default_accepts_trailing_newline(struct kunit *test)
+{
+	test_set_dfl(test, "1234\n");
+	KUNIT_EXPECT_EQ(test, get_dfl(), 1234UL);
+}
+
+static struct kunit_case disk_events_cases[] = {
+	KUNIT_CASE(add_checks_at_once),
+	KUNIT_CASE(default_zero_means_no_polling),
+	KUNIT_CASE(own_interval_polls),
+	KUNIT_CASE(own_zero_disables_despite_default),
+	KUNIT_CASE(own_interval_wins_over_default),
+	KUNIT_CASE(default_polls_disks_with_poll_flag),
+	KUNIT_CASE(default_ignored_without_poll_flag),
+	KUNIT_CASE(default_change_checks_every_disk_at_once),
+	KUNIT_CASE(own_interval_change_checks_at_once),
+	KUNIT_CASE(media_change_sends_uevent),
+	KUNIT_CASE(eject_request_sends_uevent),
+	KUNIT_CASE(pending_event_reported_once),
+	KUNIT_CASE(open_clears_pending_so_next_change_is_reported),
+	KUNIT_CASE(change_while_pending_is_not_reported),
+	KUNIT_CASE(check_media_change_reports_pending_change),
+	KUNIT_CASE(check_media_change_finds_unpolled_change),
+	KUNIT_CASE(check_media_change_false_without_change),
+	KUNIT_CASE(check_media_change_clears_both_events),
+	KUNIT_CASE(media_change_gets_new_diskseq_before_uevent),
+	KUNIT_CASE(eject_request_keeps_diskseq),
+	KUNIT_CASE(no_uevent_without_uevent_flag),
+	KUNIT_CASE(undeclared_event_sends_no_uevent),
+	KUNIT_CASE(block_waits_for_running_check),
+	KUNIT_CASE(blocked_disk_is_not_polled),
+	KUNIT_CASE(last_unblock_resumes_polling),
+	KUNIT_CASE(blocks_nest),
+	KUNIT_CASE(exclusive_writer_stops_polling),
+	KUNIT_CASE(change_during_exclusive_write_reported_after),
+	KUNIT_CASE(exclusive_writer_polled_without_flag),
+	KUNIT_CASE(reader_does_not_stop_polling),
+	KUNIT_CASE(flush_checks_at_once),
+	KUNIT_CASE(flush_mask_reaches_driver_as_clearing),
+	KUNIT_CASE(flush_while_blocked_waits_for_unblock),
+	KUNIT_CASE(flush_during_open_check_is_not_lost),
+	KUNIT_CASE(checks_never_overlap_under_opens_and_flushes),
+	KUNIT_CASE(no_check_after_removal),
+	KUNIT_CASE(removal_waits_for_check_in_flight),
+	KUNIT_CASE(disk_without_check_events_has_no_events),
+	KUNIT_CASE(events_lists_names_with_newline),
+	KUNIT_CASE(events_empty_without_uevent_flag),
+	KUNIT_CASE(events_async_is_empty),
+	KUNIT_CASE(poll_msecs_reads_back),
+	KUNIT_CASE(poll_msecs_minus_one_without_events),
+	KUNIT_CASE(poll_msecs_rejects_below_minus_one),
+	KUNIT_CASE(poll_msecs_rejects_empty),
+	KUNIT_CASE(poll_msecs_rejects_words),
+	KUNIT_CASE(default_rejects_negative),
+	KUNIT_CASE(default_accepts_trailing_newline),
+	{}
+};
+
+static struct kunit_suite disk_events_suite = {
+	.name = "disk_events",
+	.test_cases = disk_events_cases,
+};
+
+/* --- behaviour mainline lacks --- */
+
+static void poll_msecs_rejects_trailing_garbage(struct kunit *test)
+{
+	expect_poll_msecs_rejected(test, "12abc", 5);
+}
+
+static void poll_msecs_rejects_exponent(struct kunit *test)
+{
+	expect_poll_msecs_rejected(test, "1e3", 3);
+}
+
+static void poll_msecs_rejects_leading_space(struct kunit *test)
+{
+	expect_poll_msecs_rejected(test, " 5", 2);
+}
+
+static void poll_msecs_rejects_overflow(struct kunit *test)
+{
+	expect_poll_msecs_rejected(test, "99999999999999999999", 20);
+}
+
+static void poll_msecs_rejects_above_one_day(struct kunit *test)
+{
+	expect_poll_msecs_rejected(test, "86400001", 8);
+}
+
+static void poll_msecs_rejects_embedded_nul(struct kunit *test)
+{
+	static const char five_nul_nine[] = { '5', '\0', '9' };
+
+	expect_poll_msecs_rejected(test, five_nul_nine, sizeof(five_nul_nine));
+}
+
+static void default_rejects_hex(struct kunit *test)
+{
+	expect_dfl_rejected(test, "0x10");
+}
+
+static void check_media_change_after_removal_calls_no_driver(struct kunit *test)
+{
+	struct fake_disk *fd = fake_cdrom(test);
+
+	fake_remove(fd);
+	disk_check_media_change(fd->disk);
+	KUNIT_EXPECT_FALSE(test, READ_ONCE(fd->called_after_del));
+}
+
+static void undeclared_event_never_pending(struct kunit *test)
+{
+	struct fake_disk *fd = fake_alloc(test, DISK_EVENT_EJECT_REQUEST,
+					  DISK_EVENT_FLAG_POLL |
+					  DISK_EVENT_FLAG_UEVENT);
+
+	fake_add(fd);
+	fake_answer(fd, DISK_EVENT_MEDIA_CHANGE);
+	KUNIT_EXPECT_FALSE(test, disk_check_media_change(fd->disk));
+}
+
+static void concurrent_clears_never_overlap(struct kunit *test)
+{
+	struct fake_disk *fd = fake_cdrom(test);
+	struct side_call *first, *second;
+
+	hold_checks(fd);
+	first = start_side_call(test, do_check_media_change, fd);
+	KUNIT_ASSERT_TRUE(test, check_entered(fd));
+	/* A driver calling it outside ->open(), without open_mutex. */
+	second = start_side_call(test, do_check_media_change, fd);
+	msleep(QUIET_MS);
+	release_checks(fd);
+	KUNIT_EXPECT_TRUE(test, side_call_done(first, WAIT_MS));
+	KUNIT_EXPECT_TRUE(test, side_call_done(second, WAIT_MS));
+	KUNIT_EXPECT_FALSE(test, READ_ONCE(fd->overlapped));
+}
+
+static void forced_change_uevent_carries_new_diskseq(struct kunit *test)
+{
+	struct fake_disk *fd = fake_cdrom(test);
+	struct listener *l = listener_open(test);
+	unsigned long long got;
+
+	disk_force_media_change(fd->disk);
+	KUNIT_ASSERT_TRUE(test, wait_uevent(l, fd, "DISK_MEDIA_CHANGE"));
+	KUNIT_ASSERT_NOT_NULL(test, uevent_var(l, "DISKSEQ"));
+	KUNIT_ASSERT_EQ(test, kstrtoull(uevent_var(l, "DISKSEQ"), 10, &got), 0);
+	KUNIT_EXPECT_EQ(test, got, fd->disk->diskseq);
+}
+
+static struct kunit_case disk_events_beyond_mainline_cases[] = {
+	KUNIT_CASE(poll_msecs_rejects_trailing_garbage),
+	KUNIT_CASE(poll_msecs_rejects_exponent),
+	KUNIT_CASE(poll_msecs_rejects_leading_space),
+	KUNIT_CASE(poll_msecs_rejects_overflow),
+	KUNIT_CASE(poll_msecs_rejects_above_one_day),
+	KUNIT_CASE(poll_msecs_rejects_embedded_nul),
+	KUNIT_CASE(default_rejects_hex),
+	KUNIT_CASE(check_media_change_after_removal_calls_no_driver),
+	KUNIT_CASE(undeclared_event_never_pending),
+	KUNIT_CASE(concurrent_clears_never_overlap),
+	KUNIT_CASE(forced_change_uevent_carries_new_diskseq),
+	{}
+};
+
+static struct kunit_suite disk_events_beyond_mainline_suite = {
+	.name = "disk_events_beyond_mainline",
+	.test_cases = disk_events_beyond_mainline_cases,
+};
+
+kunit_test_suites(&disk_events_suite, &disk_events_beyond_mainline_suite);
+
+MODULE_DESCRIPTION("KUnit tests for disk events");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,594 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Disk events: in-kernel polling of removable drives for media change and
+ * eject request, reported to user space as uevents.
+ *
+ * A driver that can detect events sets disk->events (what it can report),
+ * disk->event_flags (DISK_EVENT_FLAG_*) and fops->check_events().  This
+ * file calls ->check_events(disk, clearing) from a delayed work item, on
+ * a timer and when asked to, and tells user space about each event once:
+ * an event then stays pending until an opener clears it through
+ * disk_check_media_change().
+ *
+ * Life of a disk's events, and who moves it along:
+ *
+ *   allocated   disk_alloc_events() from device_add_disk(): block depth
+ *               1, not on the global list, no check runs.
+ *   live        disk_add_events() drops the initial block and checks at
+ *               once.  While the depth is 0 the work polls at the
+ *               disk's interval (below), and flushes run it at once.
+ *   blocked     disk_block_events() raises the depth, and returns only
+ *               when the work is neither queued nor running; it is not
+ *               queued again until disk_unblock_events() brings the
+ *               depth back to 0, which checks at once.  bdev_open()
+ *               blocks around every open, and keeps it blocked while an
+ *               exclusive writer holds a DISK_EVENT_FLAG_BLOCK_ON_EXCL_
+ *               WRITE disk, so a CD burner is not disturbed.  Opens
+ *               clear events while blocked: disk_check_media_change()
+ *               calls ->check_events() itself.
+ *   removed     disk_del_events() blocks for good and takes the disk off
+ *               the list; ->check_events() is never called again.
+ *   freed       disk_release_events().
+ *
+ * Poll interval: a disk's own events_poll_msecs when it is 0 or more (0
+ * disables); -1 means the system default block.events_dfl_poll_msecs,
+ * which applies only to drivers that set DISK_EVENT_FLAG_POLL.  The
+ * default is 0: no polling until user space (udev) asks for it.  Any
+ * change of either takes effect at once: an immediate check, then the
+ * new interval.
+ *
+ * Locking:
+ *   disk_events_mutex   the list of all live disk_events (for default
+ *                       changes); taken in process context only.
+ *   ev->check_mutex     serialises ->check_events() calls of one disk
+ *                       and guards ev->removed.  Taken by the work and by
+ *                       disk_check_media_change(); held across the
+ *                       driver call, so nothing else may wait for the
+ *                       work while holding it.
+ *   ev->lock            (irq-safe spinlock) guards block, pending,
+ *                       clearing and poll_msecs, and the decision to
+ *                       queue the work.  disk_unblock_events() may be
+ *                       called from any context.
+ *
+ * The work runs on system_freezable_power_efficient_wq: it does not run
+ * while tasks are frozen for suspend, and it may run on any CPU, so a
+ * poll need not wake an idle one.
+ */
+#include <linux/export.h>
+#include <linux/moduleparam.h>
+#include <linux/blkdev.h>
+#include "blk.h"
+
+/* The longest poll interval sysfs accepts: one day. */
+#define DISK_EVENTS_MAX_POLL_MSECS	(24 * 60 * 60 * 1000L)
+
+struct disk_events {
+	struct list_head	node;		/* on disk_events_list while live */
+	struct gendisk		*disk;
+
+	struct mutex		check_mutex;	/* serialises ->check_events() */
+	bool			removed;	/* check_mutex: no more checks */
+
+	spinlock_t		lock;		/* guards the four below */
+	int			block;		/* lock: block depth */
+	unsigned int		pending;	/* lock: reported, not cleared */
+	unsigned int		clearing;	/* lock: to clear at next check */
+	long			poll_msecs;	/* lock: own interval, -1: default */
+
+	struct delayed_work	dwork;
+};
+
+/* Names in sysfs "events" and uevent variables, by event bit. */
+static const struct {
+	unsigned int	event;
+	const char	*name;
+	char		*uevent;
+} disk_event_names[] = {
+	{ DISK_EVENT_MEDIA_CHANGE,  "media_change",  "DISK_MEDIA_CHANGE=1" },
+	{ DISK_EVENT_EJECT_REQUEST, "eject_request", "DISK_EJECT_REQUEST=1" },
+};
+
+static DEFINE_MUTEX(disk_events_mutex);
+static LIST_HEAD(disk_events_list);
+
+/* block.events_dfl_poll_msecs; 0 (no polling) until user space sets it. */
+static unsigned long disk_events_dfl_poll_msecs;
+
+/**
+ * disk_events_interval - how long to wait until the next periodic check
+ * @ev: the disk's events
+ *
+ * Return: the interval in jiffies, 0 if the disk is not polled.  Called
+ * with @ev->lock held.
+ */
+static unsigned long disk_events_interval(struct disk_events *ev)
+{
+	long msecs = 0;
+
+	lockdep_assert_held(&ev->lock);
+	if (ev->poll_msecs >= 0)
+		msecs = ev->poll_msecs;
+	else if (ev->disk->event_flags & DISK_EVENT_FLAG_POLL)
+		msecs = READ_ONCE(disk_events_dfl_poll_msecs);
+	return msecs_to_jiffies(msecs);
+}
+
+/*
+ * Queue the next check: at once if @now, else after the interval if the
+ * disk is polled.  Never while blocked.  Called with @ev->lock held.
+ */
+static void disk_events_schedule(struct disk_events *ev, bool now)
+{
+	unsigned long delay;
+
+	lockdep_assert_held(&ev->lock);
+	if (ev->block)
+		return;
+	if (now) {
+		mod_delayed_work(system_freezable_power_efficient_wq,
+				 &ev->dwork, 0);
+		return;
+	}
+	delay = disk_events_interval(ev);
+	if (delay)
+		queue_delayed_work(system_freezable_power_efficient_wq,
+				   &ev->dwork, delay);
+}
+
+/*
+ * Tell user space about @events: one KOBJ_CHANGE uevent naming each event
+ * the disk declares in disk->events.
+ */
+static void disk_events_send_uevent(struct gendisk *disk, unsigned int events)
+{
+	char *envp[ARRAY_SIZE(disk_event_names) + 1] = { };
+	int i, n = 0;
+
+	for (i = 0; i < ARRAY_SIZE(disk_event_names); i++)
+		if (events & disk->events & disk_event_names[i].event)
+			envp[n++] = disk_event_names[i].uevent;
+	if (n)
+		kobject_uevent_env(&disk_to_dev(disk)->kobj, KOBJ_CHANGE, envp);
+}
+
+/*
+ * Report events that were not pending yet.  A media change gets a new
+ * disk sequence number first, so the uevent carries the new one.
+ */
+static void disk_events_report(struct gendisk *disk, unsigned int events)
+{
+	if (events & DISK_EVENT_MEDIA_CHANGE)
+		inc_diskseq(disk);
+	if (disk->event_flags & DISK_EVENT_FLAG_UEVENT)
+		disk_events_send_uevent(disk, events);
+}
+
+/**
+ * disk_events_check - ask the driver for events and report new ones
+ * @ev: the disk's events
+ * @clear: events the caller wants the driver to clear, on top of those
+ *	   disk_flush_events() asked for
+ *
+ * Calls ->check_events() once, unless the disk was removed.  Bits the
+ * driver returns outside disk->events are ignored.  Events found that
+ * were not pending become pending and are reported.
+ *
+ * Context: process context, may sleep.
+ */
+static void disk_events_check(struct disk_events *ev, unsigned int clear)
+{
+	struct gendisk *disk = ev->disk;
+	unsigned int clearing, found, fresh;
+
+	mutex_lock(&ev->check_mutex);
+	if (ev->removed) {
+		mutex_unlock(&ev->check_mutex);
+		return;
+	}
+
+	spin_lock_irq(&ev->lock);
+	clearing = ev->clearing | clear;
+	ev->clearing = 0;
+	spin_unlock_irq(&ev->lock);
+
+	found = disk->fops->check_events(disk, clearing) & disk->events;
+
+	spin_lock_irq(&ev->lock);
+	fresh = found & ~ev->pending;
+	ev->pending |= fresh;
+	spin_unlock_irq(&ev->lock);
+	mutex_unlock(&ev->check_mutex);
+
+	disk_events_report(disk, fresh);
+}
+
+/* The periodic and flushed check: check, then queue the next one. */
+static void disk_events_workfn(struct work_struct *work)
+{
+	struct disk_events *ev = container_of(to_delayed_work(work),
+					      struct disk_events, dwork);
+
+	disk_events_check(ev, 0);
+
+	spin_lock_irq(&ev->lock);
+	disk_events_schedule(ev, false);
+	spin_unlock_irq(&ev->lock);
+}
+
+/**
+ * disk_block_events - stop event checking and wait for a running check
+ * @disk: the disk
+ *
+ * On return no check from the work is queued or running, and none starts
+ * until the matching disk_unblock_events().  Blocks nest: the depth is
+ * counted.  disk_check_media_change() still checks while blocked.
+ *
+ * Context: process context, may sleep.  Must not be called with
+ * ev->check_mutex held.
+ */
+void disk_block_events(struct gendisk *disk)
+{
+	struct disk_events *ev = disk->ev;
+	unsigned long flags;
+
+	if (!ev)
+		return;
+
+	spin_lock_irqsave(&ev->lock, flags);
+	ev->block++;
+	spin_unlock_irqrestore(&ev->lock, flags);
+
+	/*
+	 * Every blocker waits, not just the first, so none returns while a
+	 * check that started before the first block is still running.  The
+	 * work cannot queue itself again: it looks at the depth first.
+	 */
+	cancel_delayed_work_sync(&ev->dwork);
+}
+
+/* Drop one block; the last one checks at once if @check_now. */
+static void disk_events_unblock(struct disk_events *ev, bool check_now)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&ev->lock, flags);
+	if (!WARN_ON_ONCE(ev->block <= 0) && !--ev->block)
+		disk_events_schedule(ev, check_now);
+	spin_unlock_irqrestore(&ev->lock, flags);
+}
+
+/**
+ * disk_unblock_events - undo one disk_block_events()
+ * @disk: the disk
+ *
+ * When the depth drops to 0, polling resumes after one interval.
+ *
+ * Context: any context.
+ */
+void disk_unblock_events(struct gendisk *disk)
+{
+	if (disk->ev)
+		disk_events_unblock(disk->ev, false);
+}
+
+/**
+ * disk_flush_events - check for events at once, clearing some
+ * @disk: the disk
+ * @mask: events the driver is to clear at that check
+ *
+ * Queues an immediate check unless events are blocked, and hands @mask
+ * to the driver as part of its next @clearing argument, whichever check
+ * comes first.  Events pending in the core are not cleared.
+ *
+ * Context: process context; with @disk->open_mutex held if @mask is not 0.
+ */
+void disk_flush_events(struct gendisk *disk, unsigned int mask)
+{
+	struct disk_events *ev = disk->ev;
+
+	if (!ev)
+		return;
+
+	spin_lock_irq(&ev->lock);
+	ev->clearing |= mask;
+	disk_events_schedule(ev, true);
+	spin_unlock_irq(&ev->lock);
+}
+
+/*
+ * Check the driver now, clearing @mask there, then take the events of
+ * @mask out of pending and return them.  Runs while blocked, so the work
+ * cannot interleave.
+ */
+static unsigned int disk_events_clear(struct disk_events *ev, unsigned int mask)
+{
+	unsigned int cleared;
+	bool flushed;
+
+	disk_block_events(ev->disk);
+	disk_events_check(ev, mask);
+
+	spin_lock_irq(&ev->lock);
+	cleared = ev->pending & mask;
+	ev->pending &= ~mask;
+	/* A disk_flush_events() while we were blocked still wants its check. */
+	flushed = ev->clearing;
+	spin_unlock_irq(&ev->lock);
+
+	disk_events_unblock(ev, flushed);
+	return cleared;
+}
+
+/**
+ * disk_check_media_change - check whether the medium was changed
+ * @disk: the disk
+ *
+ * Checks the drive at once, then clears the pending media change and
+ * eject request events, so user space hears of the next ones.  Drivers
+ * call this from ->open().  On a media change the disk is marked for a
+ * partition rescan.
+ *
+ * Context: process context, may sleep.
+ * Return: %true if the medium changed since the events were last
+ * cleared, %false otherwise.
+ */
+bool disk_check_media_change(struct gendisk *disk)
+{
+	unsigned int cleared;
+
+	if (!disk->ev)
+		return false;
+
+	cleared = disk_events_clear(disk->ev, DISK_EVENT_MEDIA_CHANGE |
+				    DISK_EVENT_EJECT_REQUEST);
+	if (!(cleared & DISK_EVENT_MEDIA_CHANGE))
+		return false;
+	set_bit(GD_NEED_PART_SCAN, &disk->state);
+	return true;
+}
+EXPORT_SYMBOL(disk_check_media_change);
+
+/**
+ * disk_force_media_change - report a media change the driver made itself
+ * @disk: the disk
+ *
+ * For drivers that know the medium changed (loop, nbd, floppy on a
+ * format change): gives the disk a new sequence number, sends the media
+ * change uevent if the disk declares that event, and invalidates the
+ * whole device's page cache, dentries and inodes.  Callers that need a
+ * partition rescan arrange for it themselves.
+ *
+ * Context: process context, may sleep.
+ */
+void disk_force_media_change(struct gendisk *disk)
+{
+	inc_diskseq(disk);
+	disk_events_send_uevent(disk, DISK_EVENT_MEDIA_CHANGE);
+	bdev_mark_dead(disk->part0, true);
+}
+EXPORT_SYMBOL_GPL(disk_force_media_change);
+
+/*
+ * sysfs, in /sys/block/<disk>/:
+ *   events             the events the disk reports to user space
+ *   events_async       events it reports without polling: none, kept for
+ *                      compatibility
+ *   events_poll_msecs  the disk's own poll interval; 0 disables, -1
+ *                      follows block.events_dfl_poll_msecs
+ */
+static ssize_t events_show(struct device *dev, struct device_attribute *attr,
+			   char *buf)
+{
+	struct gendisk *disk = dev_to_disk(dev);
+	ssize_t len = 0;
+	int i;
+
+	if (!(disk->event_flags & DISK_EVENT_FLAG_UEVENT))
+		return 0;
+	for (i = 0; i < ARRAY_SIZE(disk_event_names); i++)
+		if (disk->events & disk_event_names[i].event)
+			len += sysfs_emit_at(buf, len, "%s%s", len ? " " : "",
+					     disk_event_names[i].name);
+	if (len)
+		len += sysfs_emit_at(buf, len, "\n");
+	return len;
+}
+
+static ssize_t events_async_show(struct device *dev,
+				 struct device_attribute *attr, char *buf)
+{
+	return 0;
+}
+
+static ssize_t events_poll_msecs_show(struct device *dev,
+				      struct device_attribute *attr, char *buf)
+{
+	struct disk_events *ev = dev_to_disk(dev)->ev;
+
+	return sysfs_emit(buf, "%ld\n", ev ? READ_ONCE(ev->poll_msecs) : -1L);
+}
+
+/**
+ * disk_events_parse_msecs - parse a poll interval written by user space
+ * @buf: the text: a whole decimal number, optionally followed by a newline
+ * @min: the least value accepted
+ * @msecs: where to store the value
+ *
+ * Return: 0, -EINVAL for anything but a decimal number, or -ERANGE for a
+ * number below @min or above %DISK_EVENTS_MAX_POLL_MSECS.
+ */
+static int disk_events_parse_msecs(const char *buf, long min, long *msecs)
+{
+	long val;
+	int ret;
+
+	ret = kstrtol(buf, 10, &val);
+	if (ret)
+		return ret;
+	if (val < min || val > DISK_EVENTS_MAX_POLL_MSECS)
+		return -ERANGE;
+	*msecs = val;
+	return 0;
+}
+
+static ssize_t events_poll_msecs_store(struct device *dev,
+				       struct device_attribute *attr,
+				       const char *buf, size_t count)
+{
+	struct gendisk *disk = dev_to_disk(dev);
+	long msecs;
+	int ret;
+
+	/* kstrtol() would stop at an embedded NUL and take what precedes it. */
+	if (strnlen(buf, count) != count)
+		return -EINVAL;
+	ret = disk_events_parse_msecs(buf, -1, &msecs);
+	if (ret)
+		return ret;
+	if (!disk->ev)
+		return -ENODEV;
+
+	disk_block_events(disk);
+	spin_lock_irq(&disk->ev->lock);
+	WRITE_ONCE(disk->ev->poll_msecs, msecs);
+	spin_unlock_irq(&disk->ev->lock);
+	disk_events_unblock(disk->ev, true);
+	return count;
+}
+
+DEVICE_ATTR_RO(events);
+DEVICE_ATTR_RO(events_async);
+DEVICE_ATTR_RW(events_poll_msecs);
+
+/*
+ * block.events_dfl_poll_msecs, on the command line or in
+ * /sys/module/block/parameters/: the interval of disks whose own is -1.
+ * A change rechecks every disk at once, so each picks up its new interval.
+ */
+static int disk_events_set_dfl_poll_msecs(const char *val,
+					  const struct kernel_param *kp)
+{
+	struct disk_events *ev;
+	long msecs;
+	int ret;
+
+	ret = disk_events_parse_msecs(val, 0, &msecs);
+	if (ret)
+		return ret;
+	WRITE_ONCE(*(unsigned long *)kp->arg, msecs);
+
+	mutex_lock(&disk_events_mutex);
+	list_for_each_entry(ev, &disk_events_list, node)
+		disk_flush_events(ev->disk, 0);
+	mutex_unlock(&disk_events_mutex);
+	return 0;
+}
+
+static const struct kernel_param_ops disk_events_dfl_poll_msecs_ops = {
+	.set	= disk_events_set_dfl_poll_msecs,
+	.get	= param_get_ulong,
+};
+
+#undef MODULE_PARAM_PREFIX
+#define MODULE_PARAM_PREFIX	"block."
+
+module_param_cb(events_dfl_poll_msecs, &disk_events_dfl_poll_msecs_ops,
+		&disk_events_dfl_poll_msecs, 0644);
+
+/**
+ * disk_alloc_events - set up a disk's events, blocked
+ * @disk: the disk being added
+ *
+ * Does nothing for a disk whose driver cannot check events.
+ *
+ * Context: process context, from device_add_disk().
+ * Return: 0 or -ENOMEM.
+ */
+int disk_alloc_events(struct gendisk *disk)
+{
+	struct disk_events *ev;
+
+	if (!disk->fops->check_events || !disk->events)
+		return 0;
+
+	ev = kzalloc(sizeof(*ev), GFP_KERNEL);
+	if (!ev)
+		return -ENOMEM;
+
+	INIT_LIST_HEAD(&ev->node);
+	ev->disk = disk;
+	mutex_init(&ev->check_mutex);
+	spin_lock_init(&ev->lock);
+	ev->block = 1;			/* until disk_add_events() */
+	ev->poll_msecs = -1;
+	INIT_DELAYED_WORK(&ev->dwork, disk_events_workfn);
+
+	disk->ev = ev;
+	return 0;
+}
+
+/**
+ * disk_add_events - start checking a disk's events
+ * @disk: the disk, now visible
+ *
+ * Puts the disk on the list that default changes walk, drops the block
+ * disk_alloc_events() left, and checks at once.
+ *
+ * Context: process context.
+ */
+void disk_add_events(struct gendisk *disk)
+{
+	if (!disk->ev)
+		return;
+
+	mutex_lock(&disk_events_mutex);
+	list_add_tail(&disk->ev->node, &disk_events_list);
+	mutex_unlock(&disk_events_mutex);
+
+	disk_events_unblock(disk->ev, true);
+}
+
+/**
+ * disk_del_events - stop checking a disk's events for good
+ * @disk: the disk being deleted
+ *
+ * On return no check runs and none will: not from the work, and not from
+ * disk_check_media_change().
+ *
+ * Context: process context, may sleep.
+ */
+void disk_del_events(struct gendisk *disk)
+{
+	struct disk_events *ev = disk->ev;
+
+	if (!ev)
+		return;
+
+	disk_block_events(disk);
+
+	mutex_lock(&ev->check_mutex);
+	ev->removed = true;
+	mutex_unlock(&ev->check_mutex);
+
+	mutex_lock(&disk_events_mutex);
+	list_del_init(&ev->node);
+	mutex_unlock(&disk_events_mutex);
+}
+
+/**
+ * disk_release_events - free a disk's events
+ * @disk: the disk being released
+ *
+ * Context: process context, after disk_del_events() if the disk was added.
+ */
+void disk_release_events(struct gendisk *disk)
+{
+	struct disk_events *ev = disk->ev;
+
+	if (!ev)
+		return;
+	/* One block is left: from disk_alloc_events() or disk_del_events(). */
+	WARN_ON_ONCE(ev->block != 1);
+	disk->ev = NULL;
+	kfree(ev);
+}

@@ -1,0 +1,26 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# check.sh [ours|stock]: every test, on our core (default) or on the
+# pristine base.  Installs what is missing, assembles and builds the
+# debug kernel, then runs the static checks, the KUnit suites and the
+# end-to-end scenarios.  Ends with "N passed, N failed" and a non-zero
+# status if anything failed.
+
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+tree=${1:-ours}
+"$HARNESS/deps.sh"
+"$HARNESS/assemble.sh"
+"$HARNESS/build.sh" "$tree" debug
+"$HARNESS/mkinitramfs.sh" "$BUILD/guest.cpio"
+
+export RESULTS=$BUILD/results-$tree.txt
+: > "$RESULTS"
+t0=$SECONDS
+"$HARNESS/static.sh"
+python3 "$HARNESS/kunit.py" "$tree"
+python3 "$HARNESS/e2e.py" "$tree"
+echo "check: $tree, $(cat "$BUILD/base-version"), tests took $((SECONDS - t0)) s"
+exec "$HARNESS/tally.sh" "$RESULTS"

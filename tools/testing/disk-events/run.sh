@@ -1,0 +1,20 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# run.sh: "make run".  Build the lean kernel of our core and boot it with
+# a CD-ROM and a floppy, polled every 2000 ms; the guest's demo changes
+# media, presses eject and prints the uevents as they arrive.
+
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+"$HARNESS/deps.sh"
+"$HARNESS/assemble.sh"
+"$HARNESS/build.sh" ours lean
+"$HARNESS/mkinitramfs.sh" "$BUILD/guest.cpio"
+echo "run: booting $(cat "$BUILD/base-version") with our core (TCG, about a minute)"
+exec python3 "$HARNESS/vm.py" --echo --drives demo --timeout 300 \
+	--kernel "$OBJ/ours-lean/arch/x86/boot/bzImage" \
+	--initrd "$BUILD/guest.cpio" --rundir "$BUILD/run/demo" \
+	--log "$BUILD/run/demo.log" \
+	--append "console=ttyS0 loglevel=5 panic=1 dtest=demo block.events_dfl_poll_msecs=2000"
