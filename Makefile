@@ -5,19 +5,23 @@
 #                         media, press eject, show the uevents
 #   make check            every test on our core (debug kernel)
 #   make check BASE=stock the same tests on the pristine 6.12 base
+#   make mutants          check deliberately broken cores: each must fail
 #   make build            assemble and build the kernels only
 #   make clean            remove build/ (the unpacked base too)
 
 H := tools/testing/disk-events
 BASE ?= ours
 
-.PHONY: run check build clean
+.PHONY: run check mutants build clean
 
 run:
 	@$(H)/run.sh
 
 check:
 	@$(H)/check.sh $(BASE)
+
+mutants:
+	@$(H)/mutants.sh
 
 build:
 	@$(H)/deps.sh && $(H)/assemble.sh && \

@@ -7,6 +7,8 @@
 # with fixed dates, so the same inputs always give the same commit, and
 # the final "git checkout" rewrites only files that really changed: an
 # unchanged repo costs nothing and an edit rebuilds only what it touches.
+# With MUTANT=NAME, ours also gets mutants/NAME.patch, a deliberately
+# broken core that the tests must catch.
 # Also keeps $STOCK, a worktree of branch "stock" for BASE=stock builds:
 # the base with our tests but not our core (see build_commits).
 
@@ -85,6 +87,11 @@ build_commits()
 	done
 	head=$(commit_index "$stock" "disk-events: our core")
 	head=$(apply_series no "$head")
+	if [ -n "${MUTANT:-}" ]; then
+		git apply --cached "$HARNESS/mutants/$MUTANT.patch" >&2 ||
+			die "mutant $MUTANT does not apply"
+		head=$(commit_index "$head" "MUTANT: $MUTANT")
+	fi
 	rm -f "$GIT_INDEX_FILE"
 	echo "$stock $head"
 }

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # check.sh [ours|stock]: every test, on our core (default) or on the
-# pristine base.  Installs what is missing, assembles and builds the
+# pristine base (with our tests).  MUTANT=NAME checks ours with
+# mutants/NAME.patch applied: a deliberately broken core, which must fail.  Installs what is missing, assembles and builds the
 # debug kernel, then runs the static checks, the KUnit suites and the
 # end-to-end scenarios.  Ends with "N passed, N failed" and a non-zero
 # status if anything failed.

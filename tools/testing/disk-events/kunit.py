@@ -2,6 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """Run the KUnit suites built into TREE's debug kernel, at boot.
 
+KUnit prints at KERN_INFO, so this boot shows info messages (loglevel=7).
+
 kunit.py TREE: boot with kunit.enable=1, hand the console to the kernel's
 own "tools/testing/kunit/kunit.py parse", and record each case as a
 result.  On the stock tree, a failure in a suite whose name ends in
@@ -46,7 +48,7 @@ def main():
     status = vm.run([
         "--kernel", os.path.join(e2e.BUILD, "obj", tree + "-debug", "arch/x86/boot/bzImage"),
         "--initrd", os.path.join(e2e.BUILD, "guest.cpio"),
-        "--append", "%s kunit.enable=1 dtest=boot" % e2e.APPEND,
+        "--append", "%s loglevel=7 kunit.enable=1 dtest=boot" % e2e.APPEND,
         "--drives", "standard", "--rundir", rundir, "--log", log,
         "--timeout", "600"])
     src = e2e.BUILD + ("/linux" if tree == "ours" else "/stock")
