@@ -37,7 +37,8 @@ def image(rundir, name, kind="scsi-cd"):
 
 
 def kind_of(drive_set, qid):
-    return next(k for k, i, _ in DRIVE_SETS[drive_set] if i == qid)
+    """The kind of drive @qid; a hot-plugged one is a scsi-cd."""
+    return next((k for k, i, _ in DRIVE_SETS[drive_set] if i == qid), "scsi-cd")
 
 
 def blockdev(node, path, read_only):

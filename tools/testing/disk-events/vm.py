@@ -11,6 +11,8 @@ Requests:
     eject ID [force]        press eject (a locked tray answers "err ... locked")
     open-tray ID [force], close-tray ID, remove ID
     tray ID                 "open" or "closed"
+    plug ID                 hot-plug an empty virtio-scsi CD drive ID
+    unplug ID               hot-unplug drive ID, wait until QEMU removed it
     now                     the host's monotonic clock in ms
     done                    the guest is finished
 The run ends when QEMU exits (the guest reboots with -no-reboot) or at
@@ -74,6 +76,12 @@ class Guest:
             q.execute("blockdev-close-tray", **machine.medium_target(argv[0]))
         elif cmd == "remove":
             q.execute("blockdev-remove-medium", **machine.medium_target(argv[0]))
+        elif cmd == "plug":
+            q.execute("device_add", driver="scsi-cd", bus="scsi0.0",
+                      id=argv[0], product=argv[0])
+        elif cmd == "unplug":
+            q.execute("device_del", id=argv[0])
+            q.wait_event("DEVICE_DELETED", 30, device=argv[0])
         elif cmd == "tray":
             return self.tray_state(argv[0])
         elif cmd == "now":
