@@ -25,6 +25,7 @@
 #include <linux/net.h>
 #include <linux/netlink.h>
 #include <linux/socket.h>
+#include <linux/workqueue.h>
 #include <net/net_namespace.h>
 #include "blk.h"
 
@@ -957,6 +958,28 @@ static void checks_never_overlap_under_opens_and_flushes(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, READ_ONCE(fd->overlapped));
 }
 
+/* --- suspend --- */
+
+static void no_polling_while_workqueues_frozen(struct kunit *test)
+{
+#ifdef CONFIG_FREEZER
+	struct fake_disk *fd = fake_cdrom(test);
+	int i;
+
+	set_poll_msecs(fd, "10");
+	KUNIT_ASSERT_TRUE(test, fake_wait_calls(fd, fake_calls(fd) + 2));
+	/* What suspend does after freezing user space. */
+	freeze_workqueues_begin();
+	for (i = 0; i < 100 && freeze_workqueues_busy(); i++)
+		msleep(20);
+	KUNIT_EXPECT_EQ(test, calls_in_quiet_period(fd), 0);
+	thaw_workqueues();
+	KUNIT_EXPECT_GE(test, calls_in_quiet_period(fd), 2);
+#else
+	kunit_skip(test, "needs CONFIG_FREEZER");
+#endif
+}
+
 /* --- teardown --- */
 
 static void no_check_after_removal(struct kunit *test)
@@ -1072,19 +1095,36 @@ static void expect_poll_msecs_rejected(struct kunit *test, const char *val,
 	KUNIT_EXPECT_STREQ(test, buf, "700\n");
 }
 
-static void poll_msecs_rejects_below_minus_one(struct kunit *test)
+/* A written value that must be refused: @len bytes of @val. */
+struct bad_write {
+	const char	*val;
+	size_t		len;
+	const char	*what;
+};
+
+#define BAD(s, w)	{ .val = s, .len = sizeof(s) - 1, .what = w }
+
+static void bad_write_desc(const struct bad_write *bw, char *desc)
 {
-	expect_poll_msecs_rejected(test, "-2", 2);
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", bw->what);
 }
 
-static void poll_msecs_rejects_empty(struct kunit *test)
-{
-	expect_poll_msecs_rejected(test, "", 0);
-}
+/* Refused by mainline too. */
+static const struct bad_write bad_poll_msecs[] = {
+	BAD("-2", "below -1"),
+	BAD("", "empty"),
+	BAD("\n", "a newline alone"),
+	BAD("fast\n", "a word"),
+	BAD("-", "a sign alone"),
+};
 
-static void poll_msecs_rejects_words(struct kunit *test)
+KUNIT_ARRAY_PARAM(bad_poll_msecs, bad_poll_msecs, bad_write_desc);
+
+static void poll_msecs_rejects_invalid(struct kunit *test)
 {
-	expect_poll_msecs_rejected(test, "fast\n", 5);
+	const struct bad_write *bw = test->param_value;
+
+	expect_poll_msecs_rejected(test, bw->val, bw->len);
 }
 
 static void default_rejects_negative(struct kunit *test)
@@ -1134,6 +1174,7 @@ static struct kunit_case disk_events_cases[] = {
 	KUNIT_CASE(flush_while_blocked_waits_for_unblock),
 	KUNIT_CASE(flush_during_open_check_is_not_lost),
 	KUNIT_CASE(checks_never_overlap_under_opens_and_flushes),
+	KUNIT_CASE(no_polling_while_workqueues_frozen),
 	KUNIT_CASE(no_check_after_removal),
 	KUNIT_CASE(removal_waits_for_check_in_flight),
 	KUNIT_CASE(disk_without_check_events_has_no_events),
@@ -1142,9 +1183,7 @@ static struct kunit_case disk_events_cases[] = {
 	KUNIT_CASE(events_async_is_empty),
 	KUNIT_CASE(poll_msecs_reads_back),
 	KUNIT_CASE(poll_msecs_minus_one_without_events),
-	KUNIT_CASE(poll_msecs_rejects_below_minus_one),
-	KUNIT_CASE(poll_msecs_rejects_empty),
-	KUNIT_CASE(poll_msecs_rejects_words),
+	KUNIT_CASE_PARAM(poll_msecs_rejects_invalid, bad_poll_msecs_gen_params),
 	KUNIT_CASE(default_rejects_negative),
 	KUNIT_CASE(default_accepts_trailing_newline),
 	{}
@@ -1157,36 +1196,26 @@ static struct kunit_suite disk_events_suite = {
 
 /* --- behaviour mainline lacks --- */
 
-static void poll_msecs_rejects_trailing_garbage(struct kunit *test)
-{
-	expect_poll_msecs_rejected(test, "12abc", 5);
-}
+/* Accepted, in part or in some other reading, by mainline's sscanf(). */
+static const struct bad_write malformed_poll_msecs[] = {
+	BAD("12abc", "trailing garbage"),
+	BAD("1e3", "an exponent"),
+	BAD("1.5", "a fraction"),
+	BAD(" 5", "a leading space"),
+	BAD("5 ", "a trailing space"),
+	BAD("5\n\n", "two newlines"),
+	BAD("99999999999999999999", "overflow"),
+	BAD("86400001", "above one day"),
+	BAD("5\09", "an embedded NUL"),	/* '5', '\0', '9' */
+};
 
-static void poll_msecs_rejects_exponent(struct kunit *test)
-{
-	expect_poll_msecs_rejected(test, "1e3", 3);
-}
+KUNIT_ARRAY_PARAM(malformed_poll_msecs, malformed_poll_msecs, bad_write_desc);
 
-static void poll_msecs_rejects_leading_space(struct kunit *test)
+static void poll_msecs_rejects_malformed(struct kunit *test)
 {
-	expect_poll_msecs_rejected(test, " 5", 2);
-}
+	const struct bad_write *bw = test->param_value;
 
-static void poll_msecs_rejects_overflow(struct kunit *test)
-{
-	expect_poll_msecs_rejected(test, "99999999999999999999", 20);
-}
-
-static void poll_msecs_rejects_above_one_day(struct kunit *test)
-{
-	expect_poll_msecs_rejected(test, "86400001", 8);
-}
-
-static void poll_msecs_rejects_embedded_nul(struct kunit *test)
-{
-	static const char five_nul_nine[] = { '5', '\0', '9' };
-
-	expect_poll_msecs_rejected(test, five_nul_nine, sizeof(five_nul_nine));
+	expect_poll_msecs_rejected(test, bw->val, bw->len);
 }
 
 static void default_rejects_hex(struct kunit *test)
@@ -1245,12 +1274,8 @@ static void forced_change_uevent_carries_new_diskseq(struct kunit *test)
 }
 
 static struct kunit_case disk_events_beyond_mainline_cases[] = {
-	KUNIT_CASE(poll_msecs_rejects_trailing_garbage),
-	KUNIT_CASE(poll_msecs_rejects_exponent),
-	KUNIT_CASE(poll_msecs_rejects_leading_space),
-	KUNIT_CASE(poll_msecs_rejects_overflow),
-	KUNIT_CASE(poll_msecs_rejects_above_one_day),
-	KUNIT_CASE(poll_msecs_rejects_embedded_nul),
+	KUNIT_CASE_PARAM(poll_msecs_rejects_malformed,
+			 malformed_poll_msecs_gen_params),
 	KUNIT_CASE(default_rejects_hex),
 	KUNIT_CASE(check_media_change_after_removal_calls_no_driver),
 	KUNIT_CASE(undeclared_event_never_pending),

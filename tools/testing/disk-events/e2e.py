@@ -17,7 +17,7 @@ import console
 import vm
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-BUILD = os.environ.get("BUILD", os.path.join(HERE, "../../../build"))
+BUILD = os.path.realpath(os.environ.get("BUILD", os.path.join(HERE, "../../../build")))
 
 # name: (guest test, drive set, extra command line, timeout in s)
 SCENARIOS = {

@@ -21,17 +21,19 @@ import e2e
 import vm
 
 
-def cases(node, prefix=""):
-    """(suite, case, status) for every test case in kunit.py's JSON."""
+def cases(node, path=""):
+    """(suite.case, status) for every case in kunit.py's JSON; a
+    parameterised case is a group, its parameters the cases."""
     name = node.get("name", "")
+    path = "%s.%s" % (path, name) if path and name else path or name
     for case in node.get("test_cases", []):
-        yield name, case["name"], case["status"]
+        yield "%s.%s" % (path, case["name"]), case["status"]
     for sub in node.get("sub_groups", []):
-        yield from cases(sub)
+        yield from cases(sub, path)
 
 
-def verdict(tree, suite, status):
-    beyond = tree == "stock" and suite.endswith("_beyond_mainline")
+def verdict(tree, name, status):
+    beyond = tree == "stock" and "_beyond_mainline." in name
     if status == "SKIP":
         return "SKIP"
     if status == "PASS":
@@ -59,8 +61,9 @@ def main():
                     or "FAILED" in l or "CRASHED" in l))
     n = 0
     if os.path.exists(js):
-        for suite, case, st in cases(json.load(open(js))):
-            results.add(verdict(tree, suite, st), "%s.%s" % (suite, case))
+        root = json.load(open(js))         # "KUnit Test Group": suites below
+        for name, st in (c for g in root["sub_groups"] for c in cases(g)):
+            results.add(verdict(tree, name, st), name)
             n += 1
     results.add("PASS" if n and status == 0 else "FAIL",
                 "kunit.py parse read %d cases, guest status %d" % (n, status))

@@ -22,9 +22,11 @@ The run ends when QEMU exits (the guest reboots with -no-reboot) or at
 import argparse
 import os
 import selectors
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 
 import machine
@@ -116,8 +118,10 @@ class Guest:
     def run(self):
         a = self.args
         os.makedirs(a.rundir, exist_ok=True)
-        paths = {n: os.path.join(a.rundir, n + ".sock")
-                 for n in ("console", "control", "qmp")}
+        # Sockets live in a short temporary path: a unix socket path may
+        # not exceed 107 bytes, and a CI checkout can be deep.
+        sockdir = tempfile.mkdtemp(prefix="disk-events-")
+        paths = {n: os.path.join(sockdir, n) for n in ("console", "control", "qmp")}
         servers = {n: listen(p) for n, p in paths.items()}
         cmd = machine.qemu_args(a.drives, a.rundir, a.kernel, a.initrd,
                                 a.append, paths) + a.qemu_extra
@@ -132,6 +136,7 @@ class Guest:
             if qemu.poll() is None:
                 qemu.kill()
             qemu.wait()
+            shutil.rmtree(sockdir, ignore_errors=True)
 
     def accept_all(self, qemu, servers):
         conns = {}
