@@ -1,9 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# static.sh: the checks that need no guest.  Appends PASS/FAIL lines to
-# $RESULTS.  checkpatch --strict on every kernel C file and header we own,
-# the user tool built with -Werror, the harness scripts parsed.
+# static.sh [TREE]: the checks that need no guest.  Appends PASS/FAIL
+# lines to $RESULTS.  checkpatch --strict on every kernel C file and
+# header we own; for TREE=ours, sparse (C=2) and W=1 on the kernel C files
+# we own, in the debug build; the user tool built with -Werror; the
+# harness scripts parsed.
 
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -24,6 +26,21 @@ for f in $(git ls-files -co --exclude-standard -- 'block/*.[ch]' 'include/*.h' \
 	result $? "checkpatch --strict $f" || true
 	[ -n "$out" ] && echo "$out" | head -n 20
 done
+
+# Every kernel object of a C file we own, compiled with sparse and W=1 in
+# a scratch O= dir with the debug config (so the real build's objects and
+# their recorded command lines stay as they are).
+if [ "${1:-ours}" = ours ]; then
+	objs=$(git ls-files -co --exclude-standard -- 'block/*.c' 'drivers/*.c' | sed 's/\.c$/.o/')
+	mkdir -p "$OBJ/ours-static"
+	cmp -s "$OBJ/ours-debug/.config" "$OBJ/ours-static/.config" ||
+		cp "$OBJ/ours-debug/.config" "$OBJ/ours-static/.config"
+	out=$(make -s -C "$TREE" O="$OBJ/ours-static" ARCH=x86_64 CC="ccache gcc" \
+		C=2 W=1 $objs 2>&1 | grep -v '^make\|^  [A-Z]')
+	[ -z "$out" ]
+	result $? "sparse and W=1 clean: $(echo $objs)"
+	[ -n "$out" ] && echo "$out" | head -n 20
+fi
 
 out=$(make -s -C tools/disk-events OUTPUT="$BUILD/" CFLAGS="-O2 -Werror" 2>&1)
 result $? "tools/disk-events builds with -Werror"

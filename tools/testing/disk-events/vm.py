@@ -132,6 +132,13 @@ class Guest:
                                 stderr=subprocess.STDOUT)
         try:
             return self.serve(qemu, servers)
+        except (OSError, EOFError, qmplib.QMPError) as e:
+            print("vm: %s; QEMU said:" % e, file=sys.stderr)
+            qemu.kill()
+            qemu.wait()
+            with open(os.path.join(a.rundir, "qemu.out"), errors="replace") as f:
+                sys.stderr.write(f.read()[-2000:])
+            return 3
         finally:
             if qemu.poll() is None:
                 qemu.kill()
