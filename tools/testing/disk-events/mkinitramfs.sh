@@ -20,6 +20,9 @@ cp -r "$HARNESS/guest/lib.sh" "$HARNESS/guest/tests" "$root/lib/disk-events/"
 
 # Our programs, static so they need nothing from the initramfs.
 make -s -C "$TOP/tools/disk-events" OUTPUT="$root/bin/" LDFLAGS=-static
+for c in "$HARNESS"/guest/src/*.c; do
+	gcc -O2 -Wall -Wextra -Werror -static -o "$root/bin/$(basename "$c" .c)" "$c"
+done
 
 # udev: the binaries, the libraries ldd names, and the stock rules.
 cp /bin/udevadm "$root/bin/"

@@ -13,6 +13,11 @@ Requests:
     tray ID                 "open" or "closed"
     plug ID                 hot-plug an empty virtio-scsi CD drive ID
     unplug ID               hot-unplug drive ID, wait until QEMU removed it
+    scsi-mark               start counting SCSI commands (QEMU's trace)
+    scsi-count TARGET [OPCODE]
+                            commands to virtio-scsi TARGET since the mark,
+                            all or those with OPCODE (decimal: 74 is GET
+                            EVENT STATUS NOTIFICATION, 0 TEST UNIT READY)
     now                     the host's monotonic clock in ms
     done                    the guest is finished
 The run ends when QEMU exits (the guest reboots with -no-reboot) or at
@@ -46,6 +51,7 @@ class Guest:
     def __init__(self, args):
         self.args = args
         self.done = False
+        self.trace_mark = 0
         self.log = open(args.log, "wb")
         self.ctl_buf = b""
 
@@ -86,6 +92,10 @@ class Guest:
             q.wait_event("DEVICE_DELETED", 30, device=argv[0])
         elif cmd == "tray":
             return self.tray_state(argv[0])
+        elif cmd == "scsi-mark":
+            self.trace_mark = os.path.getsize(self.trace_path())
+        elif cmd == "scsi-count":
+            return self.scsi_count(*[int(x) for x in argv])
         elif cmd == "now":
             return int(time.monotonic() * 1000)
         elif cmd == "done":
@@ -93,6 +103,18 @@ class Guest:
         else:
             raise ValueError("unknown request %r" % cmd)
         return None
+
+    def trace_path(self):
+        return os.path.join(self.args.rundir, "scsi-trace.log")
+
+    def scsi_count(self, target, opcode=None):
+        """SCSI commands QEMU parsed for @target since the mark."""
+        with open(self.trace_path(), errors="replace") as f:
+            f.seek(self.trace_mark)
+            words = [l.split() for l in f if "scsi_req_parsed " in l]
+        pairs = [(int(w[w.index("target") + 1]), int(w[w.index("command") + 1]))
+                 for w in words if "target" in w and "command" in w]
+        return sum(1 for t, op in pairs if t == target and opcode in (None, op))
 
     def tray_state(self, qid):
         for b in self.qmp.execute("query-block"):
@@ -125,6 +147,7 @@ class Guest:
         servers = {n: listen(p) for n, p in paths.items()}
         cmd = machine.qemu_args(a.drives, a.rundir, a.kernel, a.initrd,
                                 a.append, paths) + a.qemu_extra
+        cmd += ["-trace", "enable=scsi_req_parsed", "-D", self.trace_path()]
         with open(os.path.join(a.rundir, "qemu.cmd"), "w") as f:
             f.write(" ".join(cmd) + "\n")
         qemu = subprocess.Popen(cmd, stdin=subprocess.DEVNULL,
