@@ -14,8 +14,7 @@ Requests:
     plug ID                 hot-plug an empty virtio-scsi CD drive ID
     unplug ID               hot-unplug drive ID, wait until QEMU removed it
     scsi-mark               start counting SCSI commands (QEMU's trace)
-    scsi-count TARGET [OPCODE]
-                            commands to virtio-scsi TARGET since the mark,
+    scsi-count ID [OPCODE]  commands to virtio-scsi drive ID since the mark,
                             all or those with OPCODE (decimal: 74 is GET
                             EVENT STATUS NOTIFICATION, 0 TEST UNIT READY)
     now                     the host's monotonic clock in ms
@@ -95,7 +94,9 @@ class Guest:
         elif cmd == "scsi-mark":
             self.trace_mark = os.path.getsize(self.trace_path())
         elif cmd == "scsi-count":
-            return self.scsi_count(*[int(x) for x in argv])
+            target = self.qmp.execute("qom-get", path="/machine/peripheral/" + argv[0],
+                                      property="scsi-id")
+            return self.scsi_count(target, *[int(x) for x in argv[1:]])
         elif cmd == "now":
             return int(time.monotonic() * 1000)
         elif cmd == "done":
