@@ -32,12 +32,12 @@ release() { kill $HOLDER; wait $HOLDER 2>/dev/null; }
 watch_events
 d=$(devof cd0)
 ack "$d"
-n=$(polls_in cd0 3)
-check "exclusive: $d polled before ($n polls in 3 s)" -- test "$n" -ge 2
+n=$(polls_in cd0 4)
+check "exclusive: $d polled before ($n polls in 4 s)" -- test "$n" -ge 2
 
 holding burn "$d"
 tap $? "exclusive: burner holds $d"
-n=$(polls_in cd0 3)
+n=$(polls_in cd0 4)
 check "exclusive: no command while the burner holds $d ($n in 3 s)" -- test "$n" -eq 0
 base=$(count_events "$d" media_change)
 host change cd0 burned >/dev/null
@@ -47,13 +47,13 @@ check "exclusive: change during the hold not reported yet" -- \
 release
 ms=$(wait_events "$d" media_change $((base + 1)) 3)
 tap $? "exclusive: change reported after release (${ms:-timeout} ms)"
-n=$(polls_in cd0 3)
-check "exclusive: polling resumed ($n polls in 3 s)" -- test "$n" -ge 2
+n=$(polls_in cd0 4)
+check "exclusive: polling resumed ($n polls in 4 s)" -- test "$n" -ge 2
 
 for mode in read write; do
 	holding $mode "$d"
-	n=$(polls_in cd0 3)
-	check "exclusive: a $mode opener does not stop polling ($n in 3 s)" -- test "$n" -ge 2
+	n=$(polls_in cd0 4)
+	check "exclusive: a $mode opener does not stop polling ($n in 4 s)" -- test "$n" -ge 2
 	release
 done
 kill $WATCHER
