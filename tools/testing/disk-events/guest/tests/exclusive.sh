@@ -38,7 +38,7 @@ check "exclusive: $d polled before ($n polls in 4 s)" -- test "$n" -ge 2
 holding burn "$d"
 tap $? "exclusive: burner holds $d"
 n=$(polls_in cd0 4)
-check "exclusive: no command while the burner holds $d ($n in 3 s)" -- test "$n" -eq 0
+check "exclusive: no command while the burner holds $d ($n in 4 s)" -- test "$n" -eq 0
 base=$(count_events "$d" media_change)
 host change cd0 burned >/dev/null
 sleep 2
