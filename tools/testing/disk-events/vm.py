@@ -10,7 +10,9 @@ Requests:
     change ID MEDIUM        insert MEDIUM (made on first use), closing the tray
     eject ID [force]        press eject (a locked tray answers "err ... locked")
     open-tray ID [force], close-tray ID, remove ID
-    tray ID                 "open" or "closed"
+    tray ID                 "open|closed locked|unlocked"
+    wait-tray ID open|closed SECS
+                            wait for QEMU's DEVICE_TRAY_MOVED event
     plug ID                 hot-plug an empty virtio-scsi CD drive ID
     unplug ID               hot-unplug drive ID, wait until QEMU removed it
     scsi-mark               start counting SCSI commands (QEMU's trace)
@@ -89,6 +91,9 @@ class Guest:
         elif cmd == "unplug":
             q.execute("device_del", id=argv[0])
             q.wait_event("DEVICE_DELETED", 30, device=argv[0])
+        elif cmd == "wait-tray":
+            q.wait_event("DEVICE_TRAY_MOVED", int(argv[2]), id=argv[0],
+                         **{"tray-open": argv[1] == "open"})
         elif cmd == "tray":
             return self.tray_state(argv[0])
         elif cmd == "scsi-mark":
@@ -121,7 +126,8 @@ class Guest:
         for b in self.qmp.execute("query-block"):
             if b.get("qdev", "").split("/")[-1] == qid or \
                     "/%s/" % qid in b.get("qdev", ""):
-                return "open" if b.get("tray_open") else "closed"
+                return "%s %s" % ("open" if b.get("tray_open") else "closed",
+                                  "locked" if b.get("locked") else "unlocked")
         raise ValueError("no drive %s" % qid)
 
     def on_console(self, data):

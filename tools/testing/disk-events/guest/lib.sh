@@ -44,7 +44,7 @@ host()
 	local reply
 	echo "$*" >&3
 	read -r reply <&3
-	echo "${reply#* }"
+	case $reply in *" "*) echo "${reply#* }" ;; esac
 	[ "${reply%% *}" = ok ]
 }
 

@@ -33,7 +33,7 @@ echo "QMP: $(host eject cd0)"
 ms=$(wait_events "$cd" eject_request 1 10)
 tap $? "demo: eject request on $cd after ${ms:-?} ms"
 udevadm settle
-step "udev ran cdrom_id --eject-media: host sees the tray $(host tray cd0)"
+step "udev ran cdrom_id --eject-media: host sees the tray $(host tray cd0 | cut -d" " -f1)"
 
 step "host: swap the floppy; fd0 sends no uevents (no DISK_EVENT_FLAG_UEVENT), an open finds the change"
 host change fd0 floppy-2 >/dev/null
