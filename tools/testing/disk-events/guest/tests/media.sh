@@ -31,4 +31,12 @@ for id in cd0 cd1 atapi0; do
 	ms=$(wait_events "$d" media_change $((base + 2)) 3)
 	tap $? "media: $id change after open reported (${ms:-timeout} ms)"
 done
+
+# Nothing changes, nothing is reported: 20 s of polling, no uevent.
+for id in cd0 cd1 atapi0; do ack "$(devof $id)"; done
+sleep 1
+before=$(grep -c change $EVENTS_LOG)
+sleep 20
+check "media: no uevent in 20 s without a change" -- \
+	test "$(grep -c change $EVENTS_LOG)" -eq "$before"
 kill $WATCHER
