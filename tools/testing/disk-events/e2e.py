@@ -29,6 +29,7 @@ SCENARIOS = {
     "drivers": ("drivers", "standard", "block.events_dfl_poll_msecs=1000", 300),
     "eject": ("eject", "standard", "block.events_dfl_poll_msecs=1000", 300),
     "rates": ("rates", "standard", "block.events_dfl_poll_msecs=1000", 300),
+    "tool": ("tool", "standard", "block.events_dfl_poll_msecs=1000", 300),
     "udev": ("udev", "standard", "block.events_dfl_poll_msecs=1000", 300),
 }
 # loglevel=5: warnings and worse reach the console (all splats do), the

@@ -1,0 +1,51 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The diskevents tool: list, poll with its errors, watch with --json.
+# Boot with block.events_dfl_poll_msecs=1000.
+
+# status_is N COMMAND...: COMMAND exits with status N.
+status_is()
+{
+	local want=$1
+	shift
+	"$@" >/tmp/tool.out 2>&1
+	[ $? -eq "$want" ]
+}
+
+d=$(devof cd0)
+check "tool: --help exits 0" -- status_is 0 diskevents --help
+check "tool: --help names the commands" -- grep -q "watch \[--json\]" /tmp/tool.out
+check "tool: an unknown command exits 2" -- status_is 2 diskevents frobnicate
+
+diskevents list > /tmp/list.out
+check "tool: list shows $d with its events and the default" -- \
+	grep -q "^$d  *media_change eject_request  *1000 ms (default)" /tmp/list.out
+check "tool: list leaves out fd0 at -1: nothing shows it has events" -- \
+	sh -c "! grep -q '^fd0' /tmp/list.out"
+diskevents poll fd0 500
+check "tool: list shows fd0 once it has its own interval" -- \
+	sh -c "diskevents list | grep -q '^fd0  *-  *500 ms (disk)'"
+diskevents poll fd0 -1
+
+for bad in abc -5 1e3 "" "12 "; do
+	check "tool: poll refuses '$bad' with status 2" -- status_is 2 diskevents poll "$d" "$bad"
+	check "tool: poll says why for '$bad'" -- grep -q "want milliseconds" /tmp/tool.out
+done
+check "tool: poll of a missing disk exits 1" -- status_is 1 diskevents poll nosuch 100
+check "tool: poll of a missing disk names the file" -- grep -q "/sys/block/nosuch" /tmp/tool.out
+check "tool: poll of a path exits 2" -- status_is 2 diskevents poll /dev/$d 100
+check "tool: poll $d 700" -- status_is 0 diskevents poll "$d" 700
+check "tool: sysfs has 700" -- test "$(cat /sys/block/$d/events_poll_msecs)" = 700
+check "tool: list says 700 ms (disk)" -- sh -c "diskevents list | grep -q '^$d .*700 ms (disk)'"
+diskevents poll "$d" -1
+
+ack "$d"
+diskevents watch --json --count 1 --timeout 10 > /tmp/watch.out &
+w=$!
+sleep 0.5
+host change cd0 tool-disc >/dev/null
+wait $w
+check "tool: watch --json prints the change as JSON" -- \
+	grep -q "^{\"time\":[0-9.]*,\"device\":\"$d\",\"action\":\"change\",\"events\":\"media_change\",\"diskseq\":[0-9]*}$" /tmp/watch.out
+check "tool: watch --timeout ends without events" -- \
+	status_is 0 timeout 10 diskevents watch --timeout 1
