@@ -30,7 +30,7 @@ SCENARIOS = {
     "eject": ("eject", "standard", "block.events_dfl_poll_msecs=1000", 300),
     "rates": ("rates", "standard", "block.events_dfl_poll_msecs=1000", 300),
     "tool": ("tool", "standard", "block.events_dfl_poll_msecs=1000", 300),
-    "udev": ("udev", "standard", "block.events_dfl_poll_msecs=1000", 300),
+    "udev": ("udev", "standard", "block.events_dfl_poll_msecs=1000", 600),
 }
 # loglevel=5: warnings and worse reach the console (all splats do), the
 # drivers' notices do not, so they do not interleave with TAP lines.
