@@ -7,26 +7,28 @@
 
 step() { echo; echo "=== $*"; }
 
+# insert N: put disc-N into cd0 and wait for the N-th media change uevent.
+insert()
+{
+	step "host: insert disc-$1 into $cd"
+	host change cd0 "disc-$1" >/dev/null
+	ms=$(wait_events "$cd" media_change "$1" 10)
+	tap $? "demo: media change on $cd after ${ms:-?} ms"
+	udevadm settle
+}
+
 cd=$(devof cd0)
 start_udev
 step "drives with disk events (udev running, polling every $(cat /sys/module/block/parameters/events_dfl_poll_msecs) ms)"
 diskevents list
 watch_events show
 
-step "host: insert disc-1 into $cd"
-host change cd0 disc-1 >/dev/null
-ms=$(wait_events "$cd" media_change 1 10)
-tap $? "demo: media change on $cd after ${ms:-?} ms"
-udevadm settle
+insert 1
 echo "udev: $(udevadm info -q property -n /dev/$cd | grep -E 'ID_CDROM_MEDIA=|ID_FS_LABEL=' | tr '\n' ' ')"
 
 step "host: eject $cd (forced: the tray opens with the disc out)"
 host eject cd0 force >/dev/null
-step "host: insert disc-2 into $cd"
-host change cd0 disc-2 >/dev/null
-ms=$(wait_events "$cd" media_change 2 10)
-tap $? "demo: media change on $cd after ${ms:-?} ms"
-udevadm settle
+insert 2
 
 step "host: press the eject button of $cd while udev holds the tray locked"
 echo "QMP: $(host eject cd0)"
