@@ -3,7 +3,7 @@
 """Run the end-to-end scenarios on one kernel and record the results.
 
 e2e.py TREE [SCENARIO...]: boot TREE's debug kernel (ours or stock) once
-per scenario, with the scenario's drives and command line.  Each guest
+per scenario (default: those named in $SCENARIOS, or all), with the scenario's drives and command line.  Each guest
 TAP line becomes a result, and so do "the guest finished" and "the
 console shows no splat".  Results are appended to $RESULTS as
 "PASS|FAIL|XFAIL name" lines, and echoed.  TAP "# TODO" marks behaviour
@@ -31,6 +31,8 @@ SCENARIOS = {
     "rates": ("rates", "standard", "block.events_dfl_poll_msecs=1000", 300),
     "tool": ("tool", "standard", "block.events_dfl_poll_msecs=1000", 300),
     "udev": ("udev", "standard", "block.events_dfl_poll_msecs=1000", 600),
+    # sr on ATAPI behind AHCI (q35): the media and eject tests on its drive.
+    "ahci": ("media,eject", "q35", "block.events_dfl_poll_msecs=1000 cds=ahci0", 400),
 }
 # loglevel=5: warnings and worse reach the console (all splats do), the
 # drivers' notices do not, so they do not interleave with TAP lines.
@@ -77,7 +79,7 @@ def run_scenario(tree, name, results):
 
 def main():
     tree = sys.argv[1]
-    names = sys.argv[2:] or list(SCENARIOS)
+    names = sys.argv[2:] or os.environ.get("SCENARIOS", "").split() or list(SCENARIOS)
     results = Results(os.environ.get("RESULTS", "/dev/null"), "e2e/%s: " % tree)
     for name in names:
         run_scenario(tree, name, results)

@@ -20,7 +20,14 @@ DRIVE_SETS = {
         ("scsi-cd", "cd0", None),
         ("floppy", "fd0", "fd0-boot"),
     ],
+    # q35: ATAPI behind the ICH9 AHCI controller (ide.N are its ports).
+    "q35": [
+        ("ahci-cd", "ahci0", "ahci0-boot"),
+        ("scsi-cd", "cd0", "cd0-boot"),
+    ],
 }
+# QEMU machine type of each drive set; "pc" (i440FX, PIIX IDE) otherwise.
+MACHINE = {"q35": "q35"}
 
 IMAGE_SIZE = {"floppy": 1474560}        # 1.44 MB, so the driver autodetects
 DEFAULT_SIZE = 1 << 20
@@ -56,9 +63,10 @@ def drive_args(rundir, kind, qid, medium):
         return ["-drive", "if=floppy,index=0,format=raw,file=%s" % path]
     args = blockdev(qid + "-m", path, kind != "scsi-hd") if path else []
     drive = ",drive=%s-m" % qid if path else ""
-    if kind == "ide-cd":
-        return args + ["-device", "ide-cd,bus=ide.1,unit=0,id=%s,model=%s%s"
-                       % (qid, qid, drive)]
+    if kind in ("ide-cd", "ahci-cd"):
+        bus = "ide.1,unit=0" if kind == "ide-cd" else "ide.0"
+        return args + ["-device", "ide-cd,bus=%s,id=%s,model=%s%s"
+                       % (bus, qid, qid, drive)]
     extra = ",removable=on" if kind == "scsi-hd" else ""
     return args + ["-device", "%s,bus=scsi0.0,id=%s,product=%s%s%s"
                    % (kind, qid, qid, drive, extra)]
@@ -66,7 +74,8 @@ def drive_args(rundir, kind, qid, medium):
 
 def qemu_args(drive_set, rundir, kernel, initrd, append, sockets, mem="1G"):
     """The whole QEMU command line for a run."""
-    args = ["qemu-system-x86_64", "-accel", "tcg", "-M", "pc", "-smp", "2",
+    args = ["qemu-system-x86_64", "-accel", "tcg",
+            "-M", MACHINE.get(drive_set, "pc"), "-smp", "2",
             "-m", mem, "-nodefaults", "-no-reboot", "-display", "none",
             "-kernel", kernel, "-initrd", initrd, "-append", append,
             "-chardev", "socket,id=con,path=%s" % sockets["console"],

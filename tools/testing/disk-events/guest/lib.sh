@@ -50,14 +50,15 @@ host()
 
 # devof QEMU-ID: the guest disk name of a drive.  The harness sets each
 # SCSI drive's product string to its QEMU id; QEMU's ATAPI drives all say
-# "QEMU DVD-ROM", so atapi0, the only one, is the sr disk behind libata.
+# "QEMU DVD-ROM", so atapi0 (PIIX) or ahci0 (q35), the only one of a
+# machine, is the sr disk behind libata.
 devof()
 {
 	local d m
 	for d in /sys/block/*; do
 		m=$(cat "$d/device/model" 2>/dev/null)
 		case "$1:${m%% *}:$(readlink "$d")" in
-		"$1:$1:"* | atapi0:*/ata*) echo "${d##*/}"; return 0 ;;
+		"$1:$1:"* | atapi0:*/ata* | ahci0:*/ata*) echo "${d##*/}"; return 0 ;;
 		fd0:*/floppy*) echo fd0; return 0 ;;
 		esac
 	done

@@ -6,7 +6,7 @@
 # the poll interval + 1 s.  Boot with block.events_dfl_poll_msecs=1000.
 
 watch_events
-for id in cd0 atapi0; do
+for id in ${cds:-cd0 atapi0}; do
 	d=$(devof $id)
 	/lib/udev/cdrom_id --lock-media "/dev/$d" >/dev/null
 	check "eject: $id tray locked by the guest" -- test "$(host tray $id)" = "closed locked"

@@ -7,7 +7,7 @@
 
 watch_events
 n=0
-for id in cd0 cd1 atapi0; do
+for id in ${cds:-cd0 cd1 atapi0}; do
 	d=$(devof $id)
 	ack "$d"
 	sleep 1.5
@@ -33,7 +33,7 @@ for id in cd0 cd1 atapi0; do
 done
 
 # Nothing changes, nothing is reported: 20 s of polling, no uevent.
-for id in cd0 cd1 atapi0; do ack "$(devof $id)"; done
+for id in ${cds:-cd0 cd1 atapi0}; do ack "$(devof $id)"; done
 sleep 1
 before=$(grep -c change $EVENTS_LOG)
 sleep 20
