@@ -12,7 +12,10 @@
  * Suite "disk_events" is behaviour mainline has; the same file builds
  * against the unmodified core, where it must pass.  Suite
  * "disk_events_beyond_mainline" is behaviour only our core has (strict
- * input parsing, no checks after removal, ...): it fails on mainline.
+ * input parsing, no checks after removal, aligned polling, tracepoints,
+ * debugfs statistics, ...): it fails on mainline.  Tracepoints and the
+ * debugfs file are looked up by name at run time, so the file links
+ * against both cores.
  */
 #include <kunit/test.h>
 #include <linux/blk-mq.h>
@@ -20,11 +23,16 @@
 #include <linux/completion.h>
 #include <linux/delay.h>
 #include <linux/file.h>
+#include <linux/fs.h>
 #include <linux/kthread.h>
 #include <linux/moduleparam.h>
+#include <linux/mount.h>
 #include <linux/net.h>
 #include <linux/netlink.h>
+#include <linux/seq_file.h>
 #include <linux/socket.h>
+#include <linux/uio.h>
+#include <linux/tracepoint.h>
 #include <linux/workqueue.h>
 #include <net/net_namespace.h>
 #include "blk.h"
@@ -53,6 +61,7 @@ struct fake_disk {
 
 	atomic_t		calls;		/* ->check_events() returns */
 	unsigned int		clearing[MAX_CALLS];
+	unsigned long		when[MAX_CALLS]; /* jiffies at each call */
 	atomic_t		in_check;
 	bool			overlapped;	/* two checks at once, ever */
 	bool			called_after_del;
@@ -70,6 +79,7 @@ static unsigned int fake_check_events(struct gendisk *disk,
 				      unsigned int clearing)
 {
 	struct fake_disk *fd = disk->private_data;
+	unsigned long now = jiffies;
 	unsigned int answer;
 	int n;
 
@@ -93,8 +103,10 @@ static unsigned int fake_check_events(struct gendisk *disk,
 	spin_unlock(&fd->lock);
 
 	n = atomic_read(&fd->calls);
-	if (n < MAX_CALLS)
+	if (n < MAX_CALLS) {
 		fd->clearing[n] = clearing;
+		fd->when[n] = now;
+	}
 	atomic_dec(&fd->in_check);
 	atomic_inc(&fd->calls);
 	wake_up_all(&fd->wq);
@@ -988,6 +1000,18 @@ static void no_polling_while_workqueues_frozen(struct kunit *test)
 
 /* --- teardown --- */
 
+static void slow_drive_delays_no_other(struct kunit *test)
+{
+	struct fake_disk *slow = fake_cdrom(test), *other = fake_cdrom(test);
+
+	hold_checks(slow);
+	disk_flush_events(slow->disk, 0);
+	KUNIT_ASSERT_TRUE(test, check_entered(slow));
+	set_poll_msecs(other, FAST_POLL);
+	KUNIT_EXPECT_TRUE(test, keeps_polling(other));
+	release_checks(slow);
+}
+
 static void no_check_after_removal(struct kunit *test)
 {
 	struct fake_disk *fd = fake_cdrom(test);
@@ -1181,6 +1205,7 @@ static struct kunit_case disk_events_cases[] = {
 	KUNIT_CASE(flush_during_open_check_is_not_lost),
 	KUNIT_CASE(checks_never_overlap_under_opens_and_flushes),
 	KUNIT_CASE(no_polling_while_workqueues_frozen),
+	KUNIT_CASE(slow_drive_delays_no_other),
 	KUNIT_CASE(no_check_after_removal),
 	KUNIT_CASE(removal_waits_for_check_in_flight),
 	KUNIT_CASE(disk_without_check_events_has_no_events),
@@ -1201,6 +1226,336 @@ static struct kunit_suite disk_events_suite = {
 };
 
 /* --- behaviour mainline lacks --- */
+
+/* A poll interval (ms) long enough to tell grid points from other times. */
+#define GRID_POLL_MS	600
+#define GRID_HALF_MS	300
+/* How far off a grid point a periodic check may run: timer wheel slack
+ * (8 jiffies at this interval) and worker latency under emulation.
+ */
+#define GRID_SLACK_MS	80
+
+/* The jiffies at check number @n (0 is the first); fails if none comes. */
+static unsigned long check_time(struct fake_disk *fd, int n)
+{
+	KUNIT_ASSERT_TRUE(fd->test, fake_wait_calls(fd, n + 1));
+	return fd->when[n];
+}
+
+/* Set @fd's own interval and wait for the immediate check it makes. */
+static void poll_every(struct fake_disk *fd, const char *msecs)
+{
+	int n = fake_calls(fd);
+
+	set_poll_msecs(fd, msecs);
+	KUNIT_ASSERT_TRUE(fd->test, fake_wait_calls(fd, n + 1));
+}
+
+/* How far past a multiple of @msecs the jiffies value @t is, in ms. */
+static unsigned int grid_offset_ms(unsigned long t, unsigned int msecs)
+{
+	return jiffies_to_msecs(t % msecs_to_jiffies(msecs));
+}
+
+static void equal_intervals_share_a_tick(struct kunit *test)
+{
+	struct fake_disk *a = fake_cdrom(test), *b = fake_cdrom(test);
+	unsigned long ta, tb, half = msecs_to_jiffies(GRID_POLL_MS / 2);
+	int na, nb;
+
+	poll_every(a, __stringify(GRID_POLL_MS));
+	msleep(GRID_POLL_MS / 3);
+	poll_every(b, __stringify(GRID_POLL_MS));
+	na = fake_calls(a);
+	nb = fake_calls(b);
+	ta = check_time(a, na);
+	tb = check_time(b, nb);
+	/* One may have had its check of this tick before we looked. */
+	if (time_after(ta, tb + half))
+		tb = check_time(b, nb + 1);
+	else if (time_after(tb, ta + half))
+		ta = check_time(a, na + 1);
+	KUNIT_EXPECT_LE_MSG(test, jiffies_to_msecs(abs_diff(ta, tb)),
+			    GRID_SLACK_MS, "periodic checks %u ms apart",
+			    jiffies_to_msecs(abs_diff(ta, tb)));
+}
+
+static void check_after_flush_rejoins_the_grid(struct kunit *test)
+{
+	struct fake_disk *fd = fake_cdrom(test);
+	unsigned long t;
+
+	poll_every(fd, __stringify(GRID_POLL_MS));
+	check_time(fd, fake_calls(fd));
+	msleep(GRID_POLL_MS / 3);
+	disk_flush_events(fd->disk, 0);
+	KUNIT_ASSERT_TRUE(test, fake_wait_calls(fd, fake_calls(fd) + 1));
+	t = check_time(fd, fake_calls(fd));
+	KUNIT_EXPECT_LE_MSG(test, grid_offset_ms(t, GRID_POLL_MS), GRID_SLACK_MS,
+			    "periodic check %u ms past the grid",
+			    grid_offset_ms(t, GRID_POLL_MS));
+}
+
+static void commensurate_intervals_meet_on_the_longer_tick(struct kunit *test)
+{
+	struct fake_disk *fast = fake_cdrom(test), *slow = fake_cdrom(test);
+	unsigned long t;
+
+	poll_every(slow, __stringify(GRID_POLL_MS));
+	msleep(GRID_POLL_MS / 3);
+	poll_every(fast, __stringify(GRID_HALF_MS));
+	t = check_time(slow, fake_calls(slow));
+	KUNIT_EXPECT_LE(test, grid_offset_ms(t, GRID_POLL_MS), GRID_SLACK_MS);
+	t = check_time(fast, fake_calls(fast));
+	KUNIT_EXPECT_LE(test, grid_offset_ms(t, GRID_HALF_MS), GRID_SLACK_MS);
+}
+
+/* Have the next check find @events, run it at once and let it finish. */
+static void check_now_answering(struct fake_disk *fd, unsigned int events)
+{
+	fake_answer(fd, events);
+	disk_flush_events(fd->disk, 0);
+	settle(fd);
+}
+
+/* --- tracepoints, found by name so this file links against mainline --- */
+
+struct tp_probe {
+	struct kunit		*test;
+	const char		*name;
+	struct tracepoint	*tp;
+	void			*fn;
+	struct gendisk		*disk;		/* count only this disk's */
+	atomic_t		hits;
+	unsigned int		last_mask;	/* clearing or events */
+	u64			last_u64;	/* duration or diskseq */
+	int			last_depth;
+};
+
+static void tp_find(struct tracepoint *tp, void *priv)
+{
+	struct tp_probe *p = priv;
+
+	if (!strcmp(tp->name, p->name))
+		p->tp = tp;
+}
+
+static void tp_probe_unregister(void *data)
+{
+	struct tp_probe *p = data;
+
+	tracepoint_probe_unregister(p->tp, p->fn, p);
+	tracepoint_synchronize_unregister();
+}
+
+/* Attach @fn to tracepoint @name for the rest of the test. */
+static struct tp_probe *tp_attach(struct kunit *test, struct fake_disk *fd,
+				  const char *name, void *fn)
+{
+	struct tp_probe *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	p->test = test;
+	p->name = name;
+	p->fn = fn;
+	p->disk = fd->disk;
+	for_each_kernel_tracepoint(tp_find, p);
+	KUNIT_ASSERT_NOT_NULL_MSG(test, p->tp, "no tracepoint %s", name);
+	KUNIT_ASSERT_EQ(test, tracepoint_probe_register(p->tp, fn, p), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, tp_probe_unregister,
+							p), 0);
+	return p;
+}
+
+static void on_check(void *data, struct gendisk *disk, unsigned int clearing,
+		     unsigned int found, u64 duration_ns)
+{
+	struct tp_probe *p = data;
+
+	if (disk != p->disk)
+		return;
+	p->last_mask = found;
+	p->last_u64 = duration_ns;
+	atomic_inc(&p->hits);
+}
+
+static void on_uevent(void *data, struct gendisk *disk, unsigned int events,
+		      u64 diskseq)
+{
+	struct tp_probe *p = data;
+
+	if (disk != p->disk)
+		return;
+	p->last_mask = events;
+	p->last_u64 = diskseq;
+	atomic_inc(&p->hits);
+}
+
+static void on_block(void *data, struct gendisk *disk, int depth)
+{
+	struct tp_probe *p = data;
+
+	if (disk != p->disk)
+		return;
+	p->last_depth = depth;
+	atomic_inc(&p->hits);
+}
+
+static void check_tracepoint_fires_per_check(struct kunit *test)
+{
+	struct fake_disk *fd = fake_cdrom(test);
+	struct tp_probe *p = tp_attach(test, fd, "disk_events_check", on_check);
+	int n = fake_calls(fd);
+
+	fake_answer(fd, DISK_EVENT_EJECT_REQUEST);
+	disk_flush_events(fd->disk, 0);
+	KUNIT_ASSERT_TRUE(test, fake_wait_calls(fd, n + 1));
+	settle(fd);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->hits), fake_calls(fd) - n);
+	KUNIT_EXPECT_GE(test, atomic_read(&p->hits), 1);
+}
+
+static void check_tracepoint_reports_found_events(struct kunit *test)
+{
+	struct fake_disk *fd = fake_cdrom(test);
+	struct tp_probe *p = tp_attach(test, fd, "disk_events_check", on_check);
+
+	check_now_answering(fd, DISK_EVENT_MEDIA_CHANGE);
+	KUNIT_EXPECT_EQ(test, p->last_mask, DISK_EVENT_MEDIA_CHANGE);
+}
+
+static void uevent_tracepoint_carries_events_and_diskseq(struct kunit *test)
+{
+	struct fake_disk *fd = fake_cdrom(test);
+	struct tp_probe *p = tp_attach(test, fd, "disk_events_uevent", on_uevent);
+
+	check_now_answering(fd, DISK_EVENT_MEDIA_CHANGE);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->hits), 1);
+	KUNIT_EXPECT_EQ(test, p->last_mask, DISK_EVENT_MEDIA_CHANGE);
+	KUNIT_EXPECT_EQ(test, p->last_u64, fd->disk->diskseq);
+}
+
+static void block_tracepoints_show_depth(struct kunit *test)
+{
+	struct fake_disk *fd = fake_cdrom(test);
+	struct tp_probe *b = tp_attach(test, fd, "disk_events_block", on_block);
+	struct tp_probe *u = tp_attach(test, fd, "disk_events_unblock", on_block);
+
+	disk_block_events(fd->disk);
+	disk_block_events(fd->disk);
+	KUNIT_EXPECT_EQ(test, b->last_depth, 2);
+	disk_unblock_events(fd->disk);
+	KUNIT_EXPECT_EQ(test, u->last_depth, 1);
+	disk_unblock_events(fd->disk);
+	KUNIT_EXPECT_EQ(test, u->last_depth, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&b->hits), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&u->hits), 2);
+}
+
+/* --- debugfs statistics, read through a kernel mount of debugfs --- */
+
+/*
+ * Read a seq_file @f into @buf.  debugfs files have no ->read_iter (its
+ * proxy forwards ->read only), so kernel_read() refuses them; the
+ * seq_file is reached directly instead.  The disk is not removed while
+ * this runs, which is what debugfs' proxy would otherwise guard.
+ */
+static ssize_t read_seq_file(struct file *f, char *buf, size_t len)
+{
+	struct kvec kv = { .iov_base = buf, .iov_len = len };
+	struct iov_iter iter;
+	struct kiocb kiocb;
+
+	init_sync_kiocb(&kiocb, f);
+	iov_iter_kvec(&iter, ITER_DEST, &kv, 1, len);
+	return seq_read_iter(&kiocb, &iter);
+}
+
+/*
+ * The value of "@key: value" in @fd's debugfs file block/<disk>/
+ * disk_events; fails the test if the file or the key is missing.
+ */
+static long long stat_of(struct fake_disk *fd, const char *key)
+{
+	struct file_system_type *type = get_fs_type("debugfs");
+	char path[64], buf[512], *line;
+	struct vfsmount *mnt;
+	struct file *f;
+	long long val;
+	ssize_t len;
+
+	KUNIT_ASSERT_NOT_NULL(fd->test, type);
+	mnt = kern_mount(type);
+	put_filesystem(type);
+	KUNIT_ASSERT_FALSE(fd->test, IS_ERR(mnt));
+	snprintf(path, sizeof(path), "block/%s/disk_events",
+		 fd->disk->disk_name);
+	f = file_open_root_mnt(mnt, path, O_RDONLY, 0);
+	if (IS_ERR(f)) {
+		kern_unmount(mnt);
+		KUNIT_FAIL_AND_ABORT(fd->test, "no debugfs file %s", path);
+	}
+	len = read_seq_file(f, buf, sizeof(buf) - 1);
+	fput(f);
+	kern_unmount(mnt);
+	KUNIT_ASSERT_GT(fd->test, len, 0);
+	buf[len] = '\0';
+
+	for (line = buf; line; line = strchr(line, '\n')) {
+		line += *line == '\n';
+		if (!strncmp(line, key, strlen(key)) &&
+		    sscanf(line + strlen(key), ": %lld", &val) == 1)
+			return val;
+	}
+	KUNIT_FAIL_AND_ABORT(fd->test, "no %s in %s", key, path);
+	return -1;
+}
+
+static void stats_count_checks(struct kunit *test)
+{
+	struct fake_disk *fd = fake_cdrom(test);
+	long long before = stat_of(fd, "checks");
+
+	disk_flush_events(fd->disk, 0);
+	KUNIT_ASSERT_TRUE(test, fake_wait_calls(fd, fake_calls(fd) + 1));
+	settle(fd);
+	KUNIT_EXPECT_EQ(test, stat_of(fd, "checks"), (long long)fake_calls(fd));
+	KUNIT_EXPECT_GT(test, stat_of(fd, "checks"), before);
+}
+
+static void stats_count_found_events_and_uevents(struct kunit *test)
+{
+	struct fake_disk *fd = fake_cdrom(test);
+
+	check_now_answering(fd, DISK_EVENT_MEDIA_CHANGE);
+	KUNIT_EXPECT_EQ(test, stat_of(fd, "found_media_change"), 1);
+	KUNIT_EXPECT_EQ(test, stat_of(fd, "found_eject_request"), 0);
+	KUNIT_EXPECT_EQ(test, stat_of(fd, "uevents"), 1);
+}
+
+static void stats_show_block_depth(struct kunit *test)
+{
+	struct fake_disk *fd = fake_cdrom(test);
+
+	KUNIT_EXPECT_EQ(test, stat_of(fd, "block_depth"), 0);
+	disk_block_events(fd->disk);
+	KUNIT_EXPECT_EQ(test, stat_of(fd, "block_depth"), 1);
+	msleep(50);
+	KUNIT_EXPECT_GE(test, stat_of(fd, "blocked_ms"), 50);
+	disk_unblock_events(fd->disk);
+	KUNIT_EXPECT_EQ(test, stat_of(fd, "block_depth"), 0);
+}
+
+static void stats_show_effective_interval(struct kunit *test)
+{
+	struct fake_disk *fd;
+
+	test_set_dfl(test, "3000");
+	fd = fake_cdrom(test);
+	KUNIT_EXPECT_EQ(test, stat_of(fd, "poll_msecs"), 3000);
+	set_poll_msecs(fd, "700");
+	KUNIT_EXPECT_EQ(test, stat_of(fd, "poll_msecs"), 700);
+}
 
 /* Accepted, in part or in some other reading, by mainline's sscanf(). */
 static const struct bad_write malformed_poll_msecs[] = {
@@ -1287,6 +1642,17 @@ static struct kunit_case disk_events_beyond_mainline_cases[] = {
 	KUNIT_CASE(undeclared_event_never_pending),
 	KUNIT_CASE(concurrent_clears_never_overlap),
 	KUNIT_CASE(forced_change_uevent_carries_new_diskseq),
+	KUNIT_CASE(equal_intervals_share_a_tick),
+	KUNIT_CASE(check_after_flush_rejoins_the_grid),
+	KUNIT_CASE(commensurate_intervals_meet_on_the_longer_tick),
+	KUNIT_CASE(check_tracepoint_fires_per_check),
+	KUNIT_CASE(check_tracepoint_reports_found_events),
+	KUNIT_CASE(uevent_tracepoint_carries_events_and_diskseq),
+	KUNIT_CASE(block_tracepoints_show_depth),
+	KUNIT_CASE(stats_count_checks),
+	KUNIT_CASE(stats_count_found_events_and_uevents),
+	KUNIT_CASE(stats_show_block_depth),
+	KUNIT_CASE(stats_show_effective_interval),
 	{}
 };
 

@@ -37,6 +37,17 @@
  * change of either takes effect at once: an immediate check, then the
  * new interval.
  *
+ * Aligned polling: a periodic check is due at the next multiple of the
+ * disk's interval on the jiffies clock, not one interval after the last
+ * check.  Disks with equal intervals are thus checked in the same timer
+ * tick, and those whose intervals are multiples of each other meet on
+ * the longer interval's ticks: N drives wake an idle machine once per
+ * interval, not N times.  Immediate checks (add, open, flush, interval
+ * change, last unblock) still run at once; the check after them is back
+ * on the grid.  Each disk keeps its own work item, so the checks of one
+ * tick run side by side on the workqueue's workers and a drive that
+ * takes seconds to answer delays no other.
+ *
  * Locking:
  *   disk_events_mutex   the list of all live disk_events (for default
  *                       changes); taken in process context only.
@@ -46,21 +57,46 @@
  *                       driver call, so nothing else may wait for the
  *                       work while holding it.
  *   ev->lock            (irq-safe spinlock) guards block, pending,
- *                       clearing and poll_msecs, and the decision to
- *                       queue the work.  disk_unblock_events() may be
+ *                       clearing, poll_msecs and stats, and the decision
+ *                       to queue the work.  disk_unblock_events() may be
  *                       called from any context.
+ *   q->debugfs_mutex    the disk's debugfs file, as for the queue's own.
+ *
+ * Observability: tracepoints disk_events:* (include/trace/events/
+ * disk_events.h) for every check, uevent, block and unblock, and per-disk
+ * counters in debugfs, block/<disk>/disk_events.
  *
  * The work runs on system_freezable_power_efficient_wq: it does not run
  * while tasks are frozen for suspend, and it may run on any CPU, so a
  * poll need not wake an idle one.
  */
-#include <linux/export.h>
-#include <linux/moduleparam.h>
 #include <linux/blkdev.h>
+#include <linux/debugfs.h>
+#include <linux/export.h>
+#include <linux/ktime.h>
+#include <linux/moduleparam.h>
+#include <linux/seq_file.h>
 #include "blk.h"
+
+#define CREATE_TRACE_POINTS
+#include <trace/events/disk_events.h>
 
 /* The longest poll interval sysfs accepts: one day. */
 #define DISK_EVENTS_MAX_POLL_MSECS	(24 * 60 * 60 * 1000L)
+
+/* The events this file knows, as indexes into disk_event_names[]. */
+#define DISK_EVENTS_NR		2
+
+/* What debugfs shows of a disk's checks; guarded by disk_events.lock. */
+struct disk_events_stats {
+	u64			checks;		/* ->check_events() calls */
+	u64			found[DISK_EVENTS_NR]; /* by event, as answered */
+	u64			uevents;	/* uevents sent */
+	ktime_t			last_check;	/* when the last one started */
+	ktime_t			last_duration;	/* and how long it took */
+	ktime_t			blocked;	/* total, up to blocked_since */
+	ktime_t			blocked_since;	/* when block left 0 */
+};
 
 struct disk_events {
 	struct list_head	node;		/* on disk_events_list while live */
@@ -69,13 +105,15 @@ struct disk_events {
 	struct mutex		check_mutex;	/* serialises ->check_events() */
 	bool			removed;	/* check_mutex: no more checks */
 
-	spinlock_t		lock;		/* guards the four below */
+	spinlock_t		lock;		/* guards the five below */
 	int			block;		/* lock: block depth */
 	unsigned int		pending;	/* lock: reported, not cleared */
 	unsigned int		clearing;	/* lock: to clear at next check */
 	long			poll_msecs;	/* lock: own interval, -1: default */
+	struct disk_events_stats stats;		/* lock */
 
 	struct delayed_work	dwork;
+	struct dentry		*debugfs;	/* q->debugfs_mutex */
 };
 
 /* Names in sysfs "events" and uevent variables, by event bit. */
@@ -83,7 +121,7 @@ static const struct {
 	unsigned int	event;
 	const char	*name;
 	char		*uevent;
-} disk_event_names[] = {
+} disk_event_names[DISK_EVENTS_NR] = {
 	{ DISK_EVENT_MEDIA_CHANGE,  "media_change",  "DISK_MEDIA_CHANGE=1" },
 	{ DISK_EVENT_EJECT_REQUEST, "eject_request", "DISK_EJECT_REQUEST=1" },
 };
@@ -94,32 +132,55 @@ static LIST_HEAD(disk_events_list);
 /* block.events_dfl_poll_msecs; 0 (no polling) until user space sets it. */
 static unsigned long disk_events_dfl_poll_msecs;
 
+/* Where a disk's interval comes from, for debugfs. */
+static const char *disk_events_poll_source(struct disk_events *ev)
+{
+	if (ev->poll_msecs >= 0)
+		return "own";
+	if (ev->disk->event_flags & DISK_EVENT_FLAG_POLL)
+		return "default";
+	return "unpolled";
+}
+
 /**
- * disk_events_interval - how long to wait until the next periodic check
+ * disk_events_poll_msecs - the disk's effective poll interval
  * @ev: the disk's events
  *
- * Return: the interval in jiffies, 0 if the disk is not polled.  Called
- * with @ev->lock held.
+ * Return: the interval in milliseconds, 0 if the disk is not polled.
+ * Called with @ev->lock held.
  */
-static unsigned long disk_events_interval(struct disk_events *ev)
+static unsigned long disk_events_poll_msecs(struct disk_events *ev)
 {
-	long msecs = 0;
-
 	lockdep_assert_held(&ev->lock);
 	if (ev->poll_msecs >= 0)
-		msecs = ev->poll_msecs;
-	else if (ev->disk->event_flags & DISK_EVENT_FLAG_POLL)
-		msecs = READ_ONCE(disk_events_dfl_poll_msecs);
-	return msecs_to_jiffies(msecs);
+		return ev->poll_msecs;
+	if (ev->disk->event_flags & DISK_EVENT_FLAG_POLL)
+		return READ_ONCE(disk_events_dfl_poll_msecs);
+	return 0;
+}
+
+/**
+ * disk_events_delay_to_grid - delay until the next periodic check is due
+ * @interval: the poll interval in jiffies, not 0
+ *
+ * Periodic checks fall on multiples of @interval on the jiffies clock,
+ * so that every disk polled at the same interval shares one wake-up (see
+ * "Aligned polling" above).
+ *
+ * Return: the delay in jiffies, from 1 to @interval.
+ */
+static unsigned long disk_events_delay_to_grid(unsigned long interval)
+{
+	return interval - jiffies % interval;
 }
 
 /*
- * Queue the next check: at once if @now, else after the interval if the
- * disk is polled.  Never while blocked.  Called with @ev->lock held.
+ * Queue the next check: at once if @now, else at the next grid point if
+ * the disk is polled.  Never while blocked.  Called with @ev->lock held.
  */
 static void disk_events_schedule(struct disk_events *ev, bool now)
 {
-	unsigned long delay;
+	unsigned long interval;
 
 	lockdep_assert_held(&ev->lock);
 	if (ev->block)
@@ -129,10 +190,11 @@ static void disk_events_schedule(struct disk_events *ev, bool now)
 				 &ev->dwork, 0);
 		return;
 	}
-	delay = disk_events_interval(ev);
-	if (delay)
+	interval = msecs_to_jiffies(disk_events_poll_msecs(ev));
+	if (interval)
 		queue_delayed_work(system_freezable_power_efficient_wq,
-				   &ev->dwork, delay);
+				   &ev->dwork,
+				   disk_events_delay_to_grid(interval));
 }
 
 /*
@@ -142,13 +204,23 @@ static void disk_events_schedule(struct disk_events *ev, bool now)
 static void disk_events_send_uevent(struct gendisk *disk, unsigned int events)
 {
 	char *envp[ARRAY_SIZE(disk_event_names) + 1] = { };
+	struct disk_events *ev = disk->ev;
 	int i, n = 0;
 
+	events &= disk->events;
 	for (i = 0; i < ARRAY_SIZE(disk_event_names); i++)
-		if (events & disk->events & disk_event_names[i].event)
+		if (events & disk_event_names[i].event)
 			envp[n++] = disk_event_names[i].uevent;
-	if (n)
-		kobject_uevent_env(&disk_to_dev(disk)->kobj, KOBJ_CHANGE, envp);
+	if (!n)
+		return;
+
+	kobject_uevent_env(&disk_to_dev(disk)->kobj, KOBJ_CHANGE, envp);
+	trace_disk_events_uevent(disk, events, disk->diskseq);
+	if (ev) {
+		spin_lock_irq(&ev->lock);
+		ev->stats.uevents++;
+		spin_unlock_irq(&ev->lock);
+	}
 }
 
 /*
@@ -161,6 +233,21 @@ static void disk_events_report(struct gendisk *disk, unsigned int events)
 		inc_diskseq(disk);
 	if (disk->event_flags & DISK_EVENT_FLAG_UEVENT)
 		disk_events_send_uevent(disk, events);
+}
+
+/* Account one check that started at @start, took @took and found @found. */
+static void disk_events_count_check(struct disk_events_stats *st,
+				    ktime_t start, ktime_t took,
+				    unsigned int found)
+{
+	int i;
+
+	st->checks++;
+	st->last_check = start;
+	st->last_duration = took;
+	for (i = 0; i < ARRAY_SIZE(disk_event_names); i++)
+		if (found & disk_event_names[i].event)
+			st->found[i]++;
 }
 
 /**
@@ -179,6 +266,7 @@ static void disk_events_check(struct disk_events *ev, unsigned int clear)
 {
 	struct gendisk *disk = ev->disk;
 	unsigned int clearing, found, fresh;
+	ktime_t start, took;
 
 	mutex_lock(&ev->check_mutex);
 	if (ev->removed) {
@@ -191,11 +279,15 @@ static void disk_events_check(struct disk_events *ev, unsigned int clear)
 	ev->clearing = 0;
 	spin_unlock_irq(&ev->lock);
 
+	start = ktime_get();
 	found = disk->fops->check_events(disk, clearing) & disk->events;
+	took = ktime_sub(ktime_get(), start);
+	trace_disk_events_check(disk, clearing, found, ktime_to_ns(took));
 
 	spin_lock_irq(&ev->lock);
 	fresh = found & ~ev->pending;
 	ev->pending |= fresh;
+	disk_events_count_check(&ev->stats, start, took, found);
 	spin_unlock_irq(&ev->lock);
 	mutex_unlock(&ev->check_mutex);
 
@@ -230,13 +322,17 @@ void disk_block_events(struct gendisk *disk)
 {
 	struct disk_events *ev = disk->ev;
 	unsigned long flags;
+	int depth;
 
 	if (!ev)
 		return;
 
 	spin_lock_irqsave(&ev->lock, flags);
-	ev->block++;
+	depth = ++ev->block;
+	if (depth == 1)
+		ev->stats.blocked_since = ktime_get();
 	spin_unlock_irqrestore(&ev->lock, flags);
+	trace_disk_events_block(disk, depth);
 
 	/*
 	 * Every blocker waits, not just the first, so none returns while a
@@ -250,11 +346,22 @@ void disk_block_events(struct gendisk *disk)
 static void disk_events_unblock(struct disk_events *ev, bool check_now)
 {
 	unsigned long flags;
+	int depth;
 
 	spin_lock_irqsave(&ev->lock, flags);
-	if (!WARN_ON_ONCE(ev->block <= 0) && !--ev->block)
+	if (WARN_ON_ONCE(ev->block <= 0)) {
+		spin_unlock_irqrestore(&ev->lock, flags);
+		return;
+	}
+	depth = --ev->block;
+	if (!depth) {
+		ev->stats.blocked = ktime_add(ev->stats.blocked,
+					      ktime_sub(ktime_get(),
+							ev->stats.blocked_since));
 		disk_events_schedule(ev, check_now);
+	}
 	spin_unlock_irqrestore(&ev->lock, flags);
+	trace_disk_events_unblock(ev->disk, depth);
 }
 
 /**
@@ -495,6 +602,82 @@ static const struct kernel_param_ops disk_events_dfl_poll_msecs_ops = {
 module_param_cb(events_dfl_poll_msecs, &disk_events_dfl_poll_msecs_ops,
 		&disk_events_dfl_poll_msecs, 0644);
 
+/*
+ * debugfs, block/<disk>/disk_events: what the core did for the disk, one
+ * "name: value" line each.  Times are in CLOCK_MONOTONIC milliseconds;
+ * durations in microseconds, blocked time in milliseconds.
+ */
+static void disk_events_show_mask(struct seq_file *m, const char *name,
+				  unsigned int events)
+{
+	int i;
+
+	seq_printf(m, "%s:", name);
+	for (i = 0; i < ARRAY_SIZE(disk_event_names); i++)
+		if (events & disk_event_names[i].event)
+			seq_printf(m, " %s", disk_event_names[i].name);
+	seq_puts(m, events ? "\n" : " none\n");
+}
+
+static int disk_events_stats_show(struct seq_file *m, void *unused)
+{
+	struct disk_events *ev = m->private;
+	struct disk_events_stats st;
+	unsigned long poll_msecs;
+	const char *source;
+	unsigned int pending;
+	int block, i;
+
+	spin_lock_irq(&ev->lock);
+	st = ev->stats;
+	pending = ev->pending;
+	block = ev->block;
+	poll_msecs = disk_events_poll_msecs(ev);
+	source = disk_events_poll_source(ev);
+	spin_unlock_irq(&ev->lock);
+	if (block)
+		st.blocked = ktime_add(st.blocked,
+				       ktime_sub(ktime_get(), st.blocked_since));
+
+	disk_events_show_mask(m, "pending", pending);
+	seq_printf(m, "checks: %llu\n", st.checks);
+	for (i = 0; i < ARRAY_SIZE(disk_event_names); i++)
+		seq_printf(m, "found_%s: %llu\n", disk_event_names[i].name,
+			   st.found[i]);
+	seq_printf(m, "uevents: %llu\n", st.uevents);
+	seq_printf(m, "last_check_ms: %lld\n", ktime_to_ms(st.last_check));
+	seq_printf(m, "last_check_us: %lld\n", ktime_to_us(st.last_duration));
+	seq_printf(m, "blocked_ms: %lld\n", ktime_to_ms(st.blocked));
+	seq_printf(m, "block_depth: %d\n", block);
+	seq_printf(m, "poll_msecs: %lu\n", poll_msecs);
+	seq_printf(m, "poll_source: %s\n", source);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(disk_events_stats);
+
+static void disk_events_debugfs_add(struct disk_events *ev)
+{
+	struct request_queue *q = ev->disk->queue;
+
+	mutex_lock(&q->debugfs_mutex);
+	if (!IS_ERR_OR_NULL(q->debugfs_dir))
+		ev->debugfs = debugfs_create_file("disk_events", 0400,
+						  q->debugfs_dir, ev,
+						  &disk_events_stats_fops);
+	mutex_unlock(&q->debugfs_mutex);
+}
+
+/* Waits for readers of the file: @ev outlives none of them. */
+static void disk_events_debugfs_remove(struct disk_events *ev)
+{
+	struct request_queue *q = ev->disk->queue;
+
+	mutex_lock(&q->debugfs_mutex);
+	debugfs_remove(ev->debugfs);
+	ev->debugfs = NULL;
+	mutex_unlock(&q->debugfs_mutex);
+}
+
 /**
  * disk_alloc_events - set up a disk's events, blocked
  * @disk: the disk being added
@@ -520,6 +703,7 @@ int disk_alloc_events(struct gendisk *disk)
 	mutex_init(&ev->check_mutex);
 	spin_lock_init(&ev->lock);
 	ev->block = 1;			/* until disk_add_events() */
+	ev->stats.blocked_since = ktime_get();
 	ev->poll_msecs = -1;
 	INIT_DELAYED_WORK(&ev->dwork, disk_events_workfn);
 
@@ -531,16 +715,17 @@ int disk_alloc_events(struct gendisk *disk)
  * disk_add_events - start checking a disk's events
  * @disk: the disk, now visible
  *
- * Puts the disk on the list that default changes walk, drops the block
- * disk_alloc_events() left, and checks at once.
+ * Puts the disk on the list that default changes walk, adds its debugfs
+ * file, drops the block disk_alloc_events() left, and checks at once.
  *
- * Context: process context.
+ * Context: process context, after blk_register_queue().
  */
 void disk_add_events(struct gendisk *disk)
 {
 	if (!disk->ev)
 		return;
 
+	disk_events_debugfs_add(disk->ev);
 	mutex_lock(&disk_events_mutex);
 	list_add_tail(&disk->ev->node, &disk_events_list);
 	mutex_unlock(&disk_events_mutex);
@@ -553,9 +738,10 @@ void disk_add_events(struct gendisk *disk)
  * @disk: the disk being deleted
  *
  * On return no check runs and none will: not from the work, and not from
- * disk_check_media_change().
+ * disk_check_media_change().  Removes the debugfs file.
  *
- * Context: process context, may sleep.
+ * Context: process context, may sleep; before blk_unregister_queue(),
+ * which removes the directory of that file.
  */
 void disk_del_events(struct gendisk *disk)
 {
@@ -573,6 +759,7 @@ void disk_del_events(struct gendisk *disk)
 	mutex_lock(&disk_events_mutex);
 	list_del_init(&ev->node);
 	mutex_unlock(&disk_events_mutex);
+	disk_events_debugfs_remove(ev);
 }
 
 /**

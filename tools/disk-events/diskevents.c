@@ -20,6 +20,7 @@
 #include <linux/netlink.h>
 
 #define SYS_BLOCK	"/sys/block"
+#define DEBUGFS_BLOCK	"/sys/kernel/debug/block"
 #define DFL_POLL_PARAM	"/sys/module/block/parameters/events_dfl_poll_msecs"
 
 static const char usage[] =
@@ -29,8 +30,13 @@ static const char usage[] =
 "and eject request events.\n"
 "\n"
 "Commands:\n"
-"  list                 one line per disk that supports events: device,\n"
-"                       events, effective poll interval and its source\n"
+"  list [--stats]       one line per disk that supports events: device,\n"
+"                       events, effective poll interval and its source,\n"
+"                       events pending until the next open (\"?\" without\n"
+"                       the core's debugfs statistics: they need root and\n"
+"                       debugfs); --stats adds every statistic: checks,\n"
+"                       events found, uevents sent, last check, time\n"
+"                       blocked, block depth\n"
 "  watch [--json] [--count N] [--timeout SECS]\n"
 "                       print block device uevents as they arrive: time\n"
 "                       (seconds since boot), device, action, events and\n"
@@ -67,22 +73,85 @@ static int read_disk_attr(const char *dev, const char *attr, char *buf,
 }
 
 /*
+ * Read DEV's statistics file of the disk events core, "key: value"
+ * lines, into @buf; empty if there is none (not root, no debugfs, or a
+ * kernel without them).
+ */
+static void read_stats(const char *dev, char *buf, size_t len)
+{
+	char path[PATH_MAX];
+	FILE *f;
+	size_t n = 0;
+
+	snprintf(path, sizeof(path), DEBUGFS_BLOCK "/%s/disk_events", dev);
+	f = fopen(path, "re");
+	if (f) {
+		n = fread(buf, 1, len - 1, f);
+		fclose(f);
+	}
+	buf[n] = '\0';
+}
+
+/* The start of the line after the one at @p, or the end of the text. */
+static const char *next_line(const char *p)
+{
+	p += strcspn(p, "\n");
+	return *p ? p + 1 : p;
+}
+
+/* Copy the value of "@key: value" in @stats to @buf; "?" if missing. */
+static void stat_get(const char *stats, const char *key, char *buf, size_t len)
+{
+	size_t klen = strlen(key);
+	const char *p;
+
+	snprintf(buf, len, "?");
+	for (p = stats; *p; p = next_line(p)) {
+		if (!strncmp(p, key, klen) && !strncmp(p + klen, ": ", 2)) {
+			p += klen + 2;
+			snprintf(buf, len, "%.*s", (int)strcspn(p, "\n"), p);
+			return;
+		}
+	}
+}
+
+/* Print @stats indented under the disk's line. */
+static void print_stats(const char *stats)
+{
+	const char *p;
+
+	for (p = stats; *p; p = next_line(p))
+		printf("    %.*s\n", (int)strcspn(p, "\n"), p);
+}
+
+static void stat_get(const char *stats, const char *key, char *buf,
+		     size_t len);
+
+/*
  * A disk's interval: its own events_poll_msecs if >= 0, else the system
- * default.  Only drivers that report events to user space (a non-empty
- * "events") poll on the default, so others show "off".
+ * default.  The core's statistics say which, exactly; without them, only
+ * drivers that report events to user space (a non-empty "events") are
+ * taken to poll on the default, which holds for sr and sd.
  */
 static void describe_interval(const char *msecs, const char *events,
-			      char *buf, size_t len)
+			      const char *stats, char *buf, size_t len)
 {
-	char dfl[32] = "?";
+	char dfl[32] = "?", source[32], eff[32];
 	long own = strtol(msecs, NULL, 10);
 
-	if (own > 0) {
-		snprintf(buf, len, "%ld ms (disk)", own);
+	stat_get(stats, "poll_source", source, sizeof(source));
+	stat_get(stats, "poll_msecs", eff, sizeof(eff));
+	if (strcmp(source, "?") && strcmp(eff, "?")) {
+		if (strtol(eff, NULL, 10) > 0)
+			snprintf(buf, len, "%s ms (%s)", eff, source);
+		else
+			snprintf(buf, len, "off (%s)", source);
+	} else if (own > 0) {
+		snprintf(buf, len, "%ld ms (own)", own);
 	} else if (own == 0) {
-		snprintf(buf, len, "off (disk)");
+		snprintf(buf, len, "off (own)");
 	} else if (!*events) {
-		snprintf(buf, len, "off (no uevents)");
+		snprintf(buf, len, "off (unpolled)");
 	} else {
 		read_attr(DFL_POLL_PARAM, dfl, sizeof(dfl));
 		if (strtol(dfl, NULL, 10) > 0)
@@ -92,28 +161,46 @@ static void describe_interval(const char *msecs, const char *events,
 	}
 }
 
-static int cmd_list(void)
+/* One line for @dev, and its statistics if @with_stats; false if it has
+ * no events.
+ */
+static bool list_disk(const char *dev, bool with_stats)
 {
+	char events[128], msecs[32], intv[96], pending[64], stats[1024];
+
+	if (read_disk_attr(dev, "events_poll_msecs", msecs, sizeof(msecs)) ||
+	    read_disk_attr(dev, "events", events, sizeof(events)) ||
+	    !(strcmp(msecs, "-1") | strcmp(events, "")))
+		return false;
+	read_stats(dev, stats, sizeof(stats));
+	describe_interval(msecs, events, stats, intv, sizeof(intv));
+	stat_get(stats, "pending", pending, sizeof(pending));
+	printf("%-10s %-28s %-20s %s\n", dev, *events ? events : "-", intv,
+	       pending);
+	if (with_stats)
+		print_stats(stats);
+	return true;
+}
+
+static int cmd_list(int argc, char **argv)
+{
+	bool with_stats = argc == 1 && !strcmp(argv[0], "--stats");
 	struct dirent **names;
 	int i, n;
 
+	if (argc && !with_stats) {
+		fprintf(stderr, "diskevents list: bad argument '%s'\n", argv[0]);
+		return 2;
+	}
 	n = scandir(SYS_BLOCK, &names, NULL, alphasort);
 	if (n < 0) {
 		perror(SYS_BLOCK);
 		return 1;
 	}
-	printf("%-10s %-28s %s\n", "DEVICE", "EVENTS", "POLL");
+	printf("%-10s %-28s %-20s %s\n", "DEVICE", "EVENTS", "POLL", "PENDING");
 	for (i = 0; i < n; i++) {
-		const char *dev = names[i]->d_name;
-		char events[128], msecs[32], intv[64];
-
-		if (dev[0] != '.' &&
-		    !read_disk_attr(dev, "events_poll_msecs", msecs, sizeof(msecs)) &&
-		    !read_disk_attr(dev, "events", events, sizeof(events)) &&
-		    strcmp(msecs, "-1") | strcmp(events, "")) {
-			describe_interval(msecs, events, intv, sizeof(intv));
-			printf("%-10s %-28s %s\n", dev, *events ? events : "-", intv);
-		}
+		if (names[i]->d_name[0] != '.')
+			list_disk(names[i]->d_name, with_stats);
 		free(names[i]);
 	}
 	free(names);
@@ -277,8 +364,8 @@ int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : "help";
 
-	if (!strcmp(cmd, "list") && argc == 2)
-		return cmd_list();
+	if (!strcmp(cmd, "list") && argc <= 3)
+		return cmd_list(argc - 2, argv + 2);
 	if (!strcmp(cmd, "watch"))
 		return cmd_watch(argc - 2, argv + 2);
 	if (!strcmp(cmd, "poll") && argc == 4)

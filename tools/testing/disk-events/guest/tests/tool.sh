@@ -24,7 +24,7 @@ check "tool: list leaves out fd0 at -1: nothing shows it has events" -- \
 	sh -c "! grep -q '^fd0' /tmp/list.out"
 diskevents poll fd0 500
 check "tool: list shows fd0 once it has its own interval" -- \
-	sh -c "diskevents list | grep -q '^fd0  *-  *500 ms (disk)'"
+	sh -c "diskevents list | grep -q '^fd0  *-  *500 ms (own)'"
 diskevents poll fd0 -1
 
 for bad in abc -5 1e3 "" "12 "; do
@@ -36,8 +36,22 @@ check "tool: poll of a missing disk names the file" -- grep -q "/sys/block/nosuc
 check "tool: poll of a path exits 2" -- status_is 2 diskevents poll /dev/$d 100
 check "tool: poll $d 700" -- status_is 0 diskevents poll "$d" 700
 check "tool: sysfs has 700" -- test "$(cat /sys/block/$d/events_poll_msecs)" = 700
-check "tool: list says 700 ms (disk)" -- sh -c "diskevents list | grep -q '^$d .*700 ms (disk)'"
+check "tool: list says 700 ms (own)" -- sh -c "diskevents list | grep -q '^$d .*700 ms (own)'"
 diskevents poll "$d" -1
+
+# PENDING and --stats come from the core's debugfs statistics.
+ack "$d"
+check "$(beyond "tool: list shows nothing pending on $d after an open")" -- \
+	sh -c "diskevents list | grep -q '^$d .* none$'"
+host change cd0 tool-pending >/dev/null
+sleep 2
+check "$(beyond "tool: list shows the unacknowledged media_change pending on $d")" -- \
+	sh -c "diskevents list | grep -q '^$d .* media_change$'"
+diskevents list --stats > /tmp/stats.out
+check "$(beyond "tool: list --stats shows checks and uevents of $d")" -- \
+	sh -c "grep -A12 '^$d ' /tmp/stats.out | grep -q '^    checks: [1-9]' &&
+	       grep -A12 '^$d ' /tmp/stats.out | grep -q '^    uevents: [1-9]'"
+check "tool: list --x exits 2" -- status_is 2 diskevents list --x
 
 ack "$d"
 diskevents watch --json --count 1 --timeout 10 > /tmp/watch.out &
