@@ -6,13 +6,15 @@
 #   make check            every test on our core (debug kernel)
 #   make check BASE=stock the same tests on the pristine 6.12 base
 #   make mutants          check deliberately broken cores: each must fail
+#   make bench            polling costs: our core, the base, user space
+#                         (bench/results.md, bench/wakeups.png)
 #   make build            assemble and build the kernels only
 #   make clean            remove build/ (the unpacked base too)
 
 H := tools/testing/disk-events
 BASE ?= ours
 
-.PHONY: run check mutants build clean
+.PHONY: run check mutants bench build clean
 
 run:
 	@$(H)/run.sh
@@ -22,6 +24,9 @@ check:
 
 mutants:
 	@$(H)/mutants.sh
+
+bench:
+	@$(H)/bench.sh
 
 build:
 	@$(H)/deps.sh && $(H)/assemble.sh && \

@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Install the Debian packages the harness needs, if any is missing.
-# Runs as root on a fresh Debian 12 machine; a no-op when all are present.
+# deps.sh [PACKAGE...]: install the Debian packages the harness needs,
+# and those named (a target's extras), if any is missing.  Runs as root
+# on a fresh Debian 12 machine; a no-op when all are present.
 
 set -euo pipefail
 
@@ -13,6 +14,7 @@ pkgs=(
 	qemu-system-x86		# the guest machine
 	busybox-static udev	# guest user space
 	python3			# host driver, kunit.py
+	"$@"
 )
 
 missing=()

@@ -31,6 +31,7 @@ SCENARIOS = {
     "rates": ("rates", "standard", "block.events_dfl_poll_msecs=1000", 300),
     "tool": ("tool", "standard", "block.events_dfl_poll_msecs=1000", 300),
     "udev": ("udev", "standard", "block.events_dfl_poll_msecs=1000", 600),
+    "beyond": ("beyond", "standard", "block.events_dfl_poll_msecs=1000", 300),
     # sr on ATAPI behind AHCI (q35): the media and eject tests on its drive.
     "ahci": ("media,eject", "q35", "block.events_dfl_poll_msecs=1000 cds=ahci0", 400),
 }

@@ -26,6 +26,11 @@ DRIVE_SETS = {
         ("scsi-cd", "cd0", "cd0-boot"),
     ],
 }
+# make bench: N CD drives with a disc each on one virtio-scsi controller.
+for _n in (1, 8, 64):
+    DRIVE_SETS["bench%d" % _n] = [("scsi-cd", "cd%d" % i, "cd%d-boot" % i)
+                                  for i in range(_n)]
+
 # QEMU machine type of each drive set; "pc" (i440FX, PIIX IDE) otherwise.
 MACHINE = {"q35": "q35"}
 

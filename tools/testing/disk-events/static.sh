@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # static.sh [TREE]: the checks that need no guest.  Appends PASS/FAIL
-# lines to $RESULTS.  checkpatch --strict on every kernel C file and
-# header we own; for TREE=ours, sparse (C=2) and W=1 on the kernel C files
-# we own, in the debug build; the user tool built with -Werror; the
-# harness scripts parsed.
+# lines to $RESULTS.  checkpatch --strict and kernel-doc -Wall on every
+# kernel C file and header we own; for TREE=ours, sparse (C=2) and W=1 on
+# the kernel C files we own, in the debug build; the user tool built with
+# -Werror; the harness scripts parsed.
 
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -17,13 +17,21 @@ result()
 	shift
 	if [ "$status" -eq 0 ]; then v=PASS; else v=FAIL; fi
 	echo "$v static: $*" | tee -a "$RESULTS"
+	return "$status"
 }
 
 cd "$TOP"
 for f in $(git ls-files -co --exclude-standard -- 'block/*.[ch]' 'include/*.h' \
-	   'drivers/*.[ch]' 'tools/disk-events/*.c'); do
+	   'drivers/*.[ch]' 'tools/disk-events/*.c' 'tools/testing/disk-events/guest/src/*.c'); do
 	out=$("$TREE/scripts/checkpatch.pl" --strict --no-tree --terse -q -f "$f" 2>&1)
-	result $? "checkpatch --strict $f" || true
+	result $? "checkpatch --strict $f" || echo "$out" | head -n 20
+done
+
+# kernel-doc of the kernel sources we own: every comment well formed.
+for f in $(git ls-files -co --exclude-standard -- 'block/*.[ch]' 'include/*.h' 'drivers/*.[ch]'); do
+	out=$("$TREE/scripts/kernel-doc" -none -Wall "$f" 2>&1)
+	[ -z "$out" ]
+	result $? "kernel-doc -none -Wall $f" || true
 	[ -n "$out" ] && echo "$out" | head -n 20
 done
 

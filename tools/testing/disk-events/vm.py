@@ -16,13 +16,17 @@ Requests:
     plug ID                 hot-plug an empty virtio-scsi CD drive ID
     unplug ID               hot-unplug drive ID, wait until QEMU removed it
     scsi-mark               start counting SCSI commands (QEMU's trace)
-    scsi-count ID [OPCODE]  commands to virtio-scsi drive ID since the mark,
-                            all or those with OPCODE (decimal: 74 is GET
-                            EVENT STATUS NOTIFICATION, 0 TEST UNIT READY)
+    scsi-count ID [OPCODE]  commands to virtio-scsi drive ID (or "all"
+                            drives) since the mark, all or those with
+                            OPCODE (decimal: 74 is GET EVENT STATUS
+                            NOTIFICATION, 0 TEST UNIT READY)
     now                     the host's monotonic clock in ms
     done                    the guest is finished
 The run ends when QEMU exits (the guest reboots with -no-reboot) or at
 --timeout, when QEMU is killed.  Exit status 0 only after "done".
+With --stamps FILE, every request and every console line is written to
+FILE with the host's monotonic clock in ms: "MS request LINE" and
+"MS console LINE", for latencies measured on the host (make bench).
 """
 
 import argparse
@@ -55,12 +59,20 @@ class Guest:
         self.trace_mark = 0
         self.log = open(args.log, "wb")
         self.ctl_buf = b""
+        self.con_buf = b""
+        self.stamps = open(args.stamps, "w") if args.stamps else None
+
+    def stamp(self, kind, line):
+        if self.stamps:
+            self.stamps.write("%d %s %s\n" % (time.monotonic() * 1000, kind, line))
+            self.stamps.flush()
 
     def request(self, line):
         """Carry out one guest request; return the answer line."""
         words = line.split()
         if not words:
             return "err empty request"
+        self.stamp("request", line)
         try:
             data = self.dispatch(words[0], words[1:])
             return "ok" + (" %s" % data if data is not None else "")
@@ -99,8 +111,8 @@ class Guest:
         elif cmd == "scsi-mark":
             self.trace_mark = os.path.getsize(self.trace_path())
         elif cmd == "scsi-count":
-            target = self.qmp.execute("qom-get", path="/machine/peripheral/" + argv[0],
-                                      property="scsi-id")
+            target = None if argv[0] == "all" else self.qmp.execute(
+                "qom-get", path="/machine/peripheral/" + argv[0], property="scsi-id")
             return self.scsi_count(target, *[int(x) for x in argv[1:]])
         elif cmd == "now":
             return int(time.monotonic() * 1000)
@@ -114,13 +126,14 @@ class Guest:
         return os.path.join(self.args.rundir, "scsi-trace.log")
 
     def scsi_count(self, target, opcode=None):
-        """SCSI commands QEMU parsed for @target since the mark."""
+        """SCSI commands QEMU parsed for @target (None: any) since the mark."""
         with open(self.trace_path(), errors="replace") as f:
             f.seek(self.trace_mark)
             words = [l.split() for l in f if "scsi_req_parsed " in l]
         pairs = [(int(w[w.index("target") + 1]), int(w[w.index("command") + 1]))
                  for w in words if "target" in w and "command" in w]
-        return sum(1 for t, op in pairs if t == target and opcode in (None, op))
+        return sum(1 for t, op in pairs
+                   if target in (None, t) and opcode in (None, op))
 
     def tray_state(self, qid):
         for b in self.qmp.execute("query-block"):
@@ -133,6 +146,11 @@ class Guest:
     def on_console(self, data):
         self.log.write(data)
         self.log.flush()
+        if self.stamps:
+            self.con_buf += data
+            *lines, self.con_buf = self.con_buf.split(b"\n")
+            for line in lines:
+                self.stamp("console", line.decode(errors="replace").rstrip("\r"))
         if self.args.echo:
             sys.stdout.buffer.write(data.replace(b"\r", b""))
             sys.stdout.flush()
@@ -227,6 +245,7 @@ def parser():
     p.add_argument("--log", required=True)
     p.add_argument("--timeout", type=int, default=300)
     p.add_argument("--echo", action="store_true")
+    p.add_argument("--stamps", help="host-timed log of requests and console lines")
     p.add_argument("qemu_extra", nargs="*", help="more QEMU arguments")
     return p
 

@@ -6,6 +6,7 @@
 TAP_N=0
 TAP_FAILED=0
 EVENTS_LOG=/tmp/events.log
+TRACING=/sys/kernel/tracing
 
 echo "TAP version 13"
 
@@ -136,4 +137,102 @@ start_udev()
 	udevadm trigger --type=subsystems --action=add
 	udevadm trigger --type=devices --action=add
 	udevadm settle --timeout=60
+}
+
+GESN=74		# GET EVENT STATUS NOTIFICATION, one per idle poll
+
+# polls_in ID SECS: GESN commands drive ID received in SECS seconds.
+polls_in()
+{
+	host scsi-mark >/dev/null
+	sleep "$2"
+	host scsi-count "$1" $GESN
+}
+
+# holding MODE DEV: start "hold" (guest/src/hold.c), wait until it has
+# the device open.
+holding()
+{
+	hold "/dev/$2" "$1" > /tmp/hold.out &
+	HOLDER=$!
+	while ! grep -q held /tmp/hold.out; do
+		kill -0 $HOLDER 2>/dev/null || return 1
+		sleep 0.1
+	done
+}
+
+release() { kill $HOLDER; wait $HOLDER 2>/dev/null; }
+
+# disk_stat DEV KEY: KEY's value in DEV's debugfs statistics of the
+# disk events core (ours only); empty if there is none.
+disk_stat()
+{
+	awk -v k="$2:" '$1 == k { $1 = ""; sub(/^ /, ""); print }' \
+		"/sys/kernel/debug/block/$1/disk_events" 2>/dev/null
+}
+
+# trace_start: record timer expiries, the workqueue's disk events work
+# and wake-ups of halpoll, from now on.
+trace_start()
+{
+	echo 0 > $TRACING/tracing_on
+	echo 4096 > $TRACING/buffer_size_kb
+	echo > $TRACING/trace
+	echo 'comm == "halpoll"' > $TRACING/events/sched/sched_wakeup/filter
+	echo timer:timer_expire_entry workqueue:workqueue_queue_work \
+		workqueue:workqueue_execute_start workqueue:workqueue_execute_end \
+		sched:sched_wakeup > $TRACING/set_event
+	echo 1 > $TRACING/tracing_on
+}
+
+# trace_figures: stop tracing and print, from the trace, "wakeups N"
+# (distinct jiffies at which a timer queued disk events work, or at which
+# halpoll was woken), "checks N" (disk events work items run) and
+# "work_ns N" (their total run time, start to end).  The same method
+# works on any kernel: it needs no tracepoint of ours.
+trace_figures()
+{
+	echo 0 > $TRACING/tracing_on
+	awk '
+	{
+		for (i = 1; i <= NF; i++)
+			if ($i ~ /^\[[0-9]+\]$/)
+				cpu = $i
+		for (i = 1; i <= NF; i++)
+			if ($i ~ /^[0-9]+\.[0-9]+:$/)
+				ts = substr($i, 1, length($i) - 1)
+	}
+	/timer_expire_entry:/ && /function=delayed_work_timer_fn/ {
+		match($0, /now=[0-9]+/)
+		expiry[cpu] = substr($0, RSTART + 4, RLENGTH - 4)
+		next
+	}
+	/workqueue_queue_work:/ && /function=disk_events_workfn/ {
+		if (expiry[cpu] != "")
+			wake[expiry[cpu]] = 1
+	}
+	/workqueue_execute_start:/ && /disk_events_workfn/ {
+		match($0, /work struct [0-9a-f]+/)
+		w = substr($0, RSTART, RLENGTH)
+		begun[w] = ts
+	}
+	/workqueue_execute_end:/ && /disk_events_workfn/ {
+		match($0, /work struct [0-9a-f]+/)
+		w = substr($0, RSTART, RLENGTH)
+		if (w in begun) {
+			checks++
+			ns += (ts - begun[w]) * 1e9
+			delete begun[w]
+		}
+	}
+	/sched_wakeup:/ && /comm=halpoll/ {
+		wake["w" int(ts * 250)] = 1
+	}
+	{ expiry[cpu] = "" }
+	END {
+		n = 0
+		for (k in wake)
+			n++
+		printf "wakeups %d\nchecks %d\nwork_ns %.0f\n", n, checks, ns
+	}' $TRACING/trace
 }

@@ -6,29 +6,6 @@
 # Readers and non-exclusive writers do not stop polling.  Boot with
 # block.events_dfl_poll_msecs=1000.
 
-GESN=74		# GET EVENT STATUS NOTIFICATION, one per idle poll
-
-# polls_in ID SECS: GESN commands drive ID received in SECS seconds.
-polls_in()
-{
-	host scsi-mark >/dev/null
-	sleep "$2"
-	host scsi-count "$1" $GESN
-}
-
-# holding MODE DEV: start "hold", wait until it has the device open.
-holding()
-{
-	hold "/dev/$2" "$1" > /tmp/hold.out &
-	HOLDER=$!
-	while ! grep -q held /tmp/hold.out; do
-		kill -0 $HOLDER 2>/dev/null || return 1
-		sleep 0.1
-	done
-}
-
-release() { kill $HOLDER; wait $HOLDER 2>/dev/null; }
-
 watch_events
 d=$(devof cd0)
 ack "$d"

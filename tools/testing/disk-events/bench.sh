@@ -1,0 +1,16 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench.sh: "make bench".  Build the lean kernels of our core and of the
+# pristine base, then measure polling costs side by side (bench.py):
+# results in bench/results.md and bench/wakeups.png at the top.
+
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+"$HARNESS/deps.sh" gnuplot-nox
+"$HARNESS/assemble.sh"
+"$HARNESS/build.sh" ours lean
+"$HARNESS/build.sh" stock lean
+"$HARNESS/mkinitramfs.sh" "$BUILD/guest.cpio"
+exec python3 "$HARNESS/bench.py" "$TOP/bench"
