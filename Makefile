@@ -8,13 +8,16 @@
 #   make mutants          check deliberately broken cores: each must fail
 #   make bench            polling costs: our core, the base, user space
 #                         (bench/results.md, bench/wakeups.png)
+#   make series           our change as a patch series, in build/series
+#   make series-check     apply it to the pristine base, build and
+#                         checkpatch every patch (part of make check)
 #   make build            assemble and build the kernels only
 #   make clean            remove build/ (the unpacked base too)
 
 H := tools/testing/disk-events
 BASE ?= ours
 
-.PHONY: run check mutants bench build clean
+.PHONY: run check mutants bench series series-check build clean
 
 run:
 	@$(H)/run.sh
@@ -27,6 +30,12 @@ mutants:
 
 bench:
 	@$(H)/bench.sh
+
+series:
+	@$(H)/deps.sh && $(H)/series.sh
+
+series-check:
+	@$(H)/deps.sh && $(H)/series-check.sh
 
 build:
 	@$(H)/deps.sh && $(H)/assemble.sh && \

@@ -30,19 +30,6 @@ unpack_base()
 	mv "$TREE.tmp" "$TREE"
 }
 
-# Write $1 (a path in the repo) into the scratch index.
-stage_file()
-{
-	local mode=100644
-	[ -x "$TOP/$1" ] && mode=100755
-	git update-index --add --cacheinfo "$mode,$(git hash-object -w "$TOP/$1"),$1"
-}
-
-commit_index()
-{
-	git commit-tree "$(git write-tree)" -p "$1" -m "$2"
-}
-
 # apply_series TAG HEAD: commit each patches/series entry whose "# stock"
 # tag is TAG (yes or no) on HEAD; print the new head.
 apply_series()
@@ -53,7 +40,8 @@ apply_series()
 		[ "$([ "$rest" = "# stock" ] && echo yes || echo no)" = "$tag" ] || continue
 		git apply --cached "$TOP/patches/$p" >&2 ||
 			die "patches/$p does not apply"
-		subject=$(sed -n 's/^Subject: *\(\[PATCH[^]]*\] *\)\?//p' "$TOP/patches/$p" | head -n1)
+		subject=$(sed -n 's/^Subject: *\(\[PATCH[^]]*\] *\)\?//p' \
+			"$TOP/patches/$p" | head -n1)
 		head=$(commit_index "$head" "${subject:-$p}")
 	done < "$TOP/patches/series"
 	echo "$head"
@@ -65,11 +53,7 @@ apply_series()
 build_commits()
 {
 	local head stock f replaced=()
-	export GIT_INDEX_FILE=$TREE/.git/assemble-index
-	export GIT_AUTHOR_NAME="disk-events" GIT_AUTHOR_EMAIL="disk-events@localhost"
-	export GIT_COMMITTER_NAME=$GIT_AUTHOR_NAME GIT_COMMITTER_EMAIL=$GIT_AUTHOR_EMAIL
-	export GIT_AUTHOR_DATE="2010-12-08 00:00 +0000" GIT_COMMITTER_DATE="2010-12-08 00:00 +0000"
-	git read-tree base
+	scratch_index assemble
 
 	for f in $(cd "$TOP" && git ls-files -co --exclude-standard -- $OWNED_DIRS); do
 		[ -f "$TOP/$f" ] || continue

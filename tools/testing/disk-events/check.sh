@@ -4,7 +4,7 @@
 # check.sh [ours|stock]: every test, on our core (default) or on the
 # pristine base (with our tests).  Installs what is missing, assembles
 # and builds the debug kernel, then runs the static checks, the KUnit
-# suites and the end-to-end scenarios.  Ends with "N passed, N failed"
+# suites, the end-to-end scenarios and (ours) the patch series check.  Ends with "N passed, N failed"
 # and a non-zero status if anything failed.
 #
 # MUTANT=NAME checks ours with mutants/NAME.patch applied (a deliberately
@@ -24,7 +24,7 @@ export RESULTS=$BUILD/results-$tree.txt
 : > "$RESULTS"
 t0=$SECONDS
 # A runner that dies still leaves a failure in the tally.
-for runner in ${RUNNERS:-static.sh kunit.py e2e.py}; do
+for runner in ${RUNNERS:-static.sh kunit.py e2e.py series-check.sh}; do
 	"$HARNESS/$runner" "$tree" ||
 		echo "FAIL $runner $tree exited with status $?" | tee -a "$RESULTS"
 done

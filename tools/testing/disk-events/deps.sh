@@ -14,6 +14,7 @@ pkgs=(
 	qemu-system-x86		# the guest machine
 	busybox-static udev	# guest user space
 	python3			# host driver, kunit.py
+	python3-ply python3-git	# checkpatch.pl runs scripts/spdxcheck.py on patches
 	"$@"
 )
 

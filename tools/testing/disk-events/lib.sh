@@ -15,3 +15,41 @@ BASE_PACKAGE=linux-source-6.12
 OWNED_DIRS="block include drivers Documentation tools"
 
 die() { echo "$(basename "$0"): $*" >&2; exit 1; }
+
+# result STATUS NAME...: one PASS (STATUS 0) or FAIL line, echoed and
+# appended to $RESULTS, named with $RESULT_PREFIX; returns STATUS.
+result()
+{
+	local status=$1 v=PASS
+	shift
+	[ "$status" -eq 0 ] || v=FAIL
+	echo "$v ${RESULT_PREFIX:-}$*" | tee -a "${RESULTS:-/dev/null}"
+	return "$status"
+}
+
+# scratch_index NAME: build commits in $TREE in a scratch index of their
+# own, with a fixed identity and date, so the same inputs always give the
+# same commits.  Starts from the base commit's tree.
+scratch_index()
+{
+	export GIT_INDEX_FILE=$TREE/.git/$1-index
+	export GIT_AUTHOR_NAME="disk-events" GIT_AUTHOR_EMAIL="disk-events@localhost"
+	export GIT_COMMITTER_NAME=$GIT_AUTHOR_NAME GIT_COMMITTER_EMAIL=$GIT_AUTHOR_EMAIL
+	export GIT_AUTHOR_DATE="2010-12-08 00:00 +0000" GIT_COMMITTER_DATE="2010-12-08 00:00 +0000"
+	git -C "$TREE" read-tree base
+}
+
+# stage_file PATH: write our file PATH (relative to the repo) into the
+# scratch index.
+stage_file()
+{
+	local mode=100644
+	[ -x "$TOP/$1" ] && mode=100755
+	git update-index --add --cacheinfo "$mode,$(git hash-object -w "$TOP/$1"),$1"
+}
+
+# commit_index PARENT MESSAGE: commit the scratch index; prints the commit.
+commit_index()
+{
+	git commit-tree "$(git write-tree)" -p "$1" -m "$2"
+}

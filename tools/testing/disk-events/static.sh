@@ -9,16 +9,7 @@
 
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
-RESULTS=${RESULTS:-/dev/null}
-
-result()
-{
-	local status=$1
-	shift
-	if [ "$status" -eq 0 ]; then v=PASS; else v=FAIL; fi
-	echo "$v static: $*" | tee -a "$RESULTS"
-	return "$status"
-}
+RESULT_PREFIX="static: "
 
 cd "$TOP"
 for f in $(git ls-files -co --exclude-standard -- 'block/*.[ch]' 'include/*.h' \
@@ -54,7 +45,8 @@ out=$(make -s -C tools/disk-events OUTPUT="$BUILD/" CFLAGS="-O2 -Werror" 2>&1)
 result $? "tools/disk-events builds with -Werror"
 [ -n "$out" ] && echo "$out"
 
-for f in $(git ls-files -co --exclude-standard -- '*.sh' .ci/run tools/testing/disk-events/guest/init); do
+for f in $(git ls-files -co --exclude-standard -- '*.sh' .ci/run \
+	   tools/testing/disk-events/guest/init); do
 	bash -n "$f"
 	result $? "bash -n $f"
 done

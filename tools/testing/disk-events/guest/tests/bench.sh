@@ -24,7 +24,12 @@ wait_drives()
 	ls -d /sys/block/sr* | wc -l
 }
 
-stat_of() { awk -v k="$1" '{ for (i = 1; i < NF; i += 2) if ($i == k) print $(i + 1) }' /tmp/halpoll.stats; }
+# stat_of KEY: KEY's value in halpoll's statistics.
+stat_of()
+{
+	awk -v k="$1" '{ for (i = 1; i < NF; i += 2) if ($i == k) print $(i + 1) }' \
+		/tmp/halpoll.stats
+}
 
 bench drives "$(wait_drives "$nd")"
 bench mode "$mode"

@@ -19,12 +19,14 @@ insert()
 
 cd=$(devof cd0)
 start_udev
-step "drives with disk events (udev running, polling every $(cat /sys/module/block/parameters/events_dfl_poll_msecs) ms)"
+dfl=$(cat /sys/module/block/parameters/events_dfl_poll_msecs)
+step "drives with disk events (udev running, polling every $dfl ms)"
 diskevents list
 watch_events show
 
 insert 1
-echo "udev: $(udevadm info -q property -n /dev/$cd | grep -E 'ID_CDROM_MEDIA=|ID_FS_LABEL=' | tr '\n' ' ')"
+echo "udev: $(udevadm info -q property -n /dev/$cd |
+	grep -E 'ID_CDROM_MEDIA=|ID_FS_LABEL=' | tr '\n' ' ')"
 
 step "host: eject $cd (forced: the tray opens with the disc out)"
 host eject cd0 force >/dev/null
@@ -37,7 +39,8 @@ tap $? "demo: eject request on $cd after ${ms:-?} ms"
 udevadm settle
 step "udev ran cdrom_id --eject-media: host sees the tray $(host tray cd0 | cut -d" " -f1)"
 
-step "host: swap the floppy; fd0 sends no uevents (no DISK_EVENT_FLAG_UEVENT), an open finds the change"
+step "host: swap the floppy; fd0 sends no uevents (no DISK_EVENT_FLAG_UEVENT)," \
+	"an open finds the change"
 host change fd0 floppy-2 >/dev/null
 echo "fd0 reads: $(head -c 40 /dev/fd0 2>/dev/null | head -n1)"
 echo "fd0 reads: $(head -c 40 /dev/fd0 | head -n1)"

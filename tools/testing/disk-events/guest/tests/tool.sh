@@ -60,6 +60,7 @@ sleep 0.5
 host change cd0 tool-disc >/dev/null
 wait $w
 check "tool: watch --json prints the change as JSON" -- \
-	grep -q "^{\"time\":[0-9.]*,\"device\":\"$d\",\"action\":\"change\",\"events\":\"media_change\",\"diskseq\":[0-9]*}$" /tmp/watch.out
+	grep -q "^{\"time\":[0-9.]*,\"device\":\"$d\",\"action\":\"change\",$(
+		)\"events\":\"media_change\",\"diskseq\":[0-9]*}$" /tmp/watch.out
 check "tool: watch --timeout ends without events" -- \
 	status_is 0 timeout 10 diskevents watch --timeout 1

@@ -1,0 +1,40 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""cover.py COVER TEXT [RESULTS]: fill in git format-patch's cover letter.
+
+COVER is the 0000-cover-letter.patch to rewrite; TEXT holds a
+"Subject:" line and the blurb; RESULTS, if it exists, is make bench's
+Markdown, whose table is quoted after the blurb.
+"""
+
+import os
+import sys
+
+
+def bench_table(path):
+    if not os.path.exists(path):
+        return "(no bench results yet: run make bench)\n"
+    with open(path) as f:
+        lines = f.read().splitlines()
+    keep = [l for l in lines if l.startswith("|") or l.startswith("- ")]
+    return "Measured by make bench (%s):\n\n%s\n" % (
+        os.path.basename(path), "\n".join(keep))
+
+
+def main():
+    cover, text = sys.argv[1], sys.argv[2]
+    results = sys.argv[3] if len(sys.argv) > 3 else ""
+    with open(text) as f:
+        subject, _, blurb = f.read().partition("\n")
+    blurb = blurb.strip("\n") + "\n\n" + bench_table(results)
+    with open(cover) as f:
+        letter = f.read()
+    letter = letter.replace("*** SUBJECT HERE ***", subject.replace("Subject: ", ""))
+    letter = letter.replace("*** BLURB HERE ***", blurb)
+    with open(cover, "w") as f:
+        f.write(letter)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
