@@ -4,8 +4,9 @@
 # check.sh [ours|stock]: every test, on our core (default) or on the
 # pristine base (with our tests).  Installs what is missing, assembles
 # and builds the debug kernel, then runs the static checks, the KUnit
-# suites, the end-to-end scenarios and (ours) the patch series check.  Ends with "N passed, N failed"
-# and a non-zero status if anything failed.
+# suites, the end-to-end scenarios and (ours) the patch series check.
+# Ends with "N passed, N failed" and a non-zero status if anything
+# failed.
 #
 # MUTANT=NAME checks ours with mutants/NAME.patch applied (a deliberately
 # broken core, which must fail); RUNNERS and SCENARIOS narrow the run to

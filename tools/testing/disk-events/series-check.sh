@@ -34,7 +34,7 @@ result $? "make series writes the series" || exit 0
 git -C "$TREE" checkout -q -f -B series-check base
 for p in "$BUILD"/series/00[0-9][1-9]-*.patch; do
 	name=$(basename "$p")
-	git -C "$TREE" am -q "$p"
+	git -C "$TREE" am -q --whitespace=nowarn "$p"
 	result $? "git am $name onto the pristine base" || break
 	out=$("$TREE/scripts/checkpatch.pl" --strict --terse -q "$p" 2>&1)
 	result $? "checkpatch --strict $name" || echo "$out" | head -n 20

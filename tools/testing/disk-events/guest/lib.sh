@@ -177,6 +177,8 @@ trace_start()
 {
 	echo 0 > $TRACING/tracing_on
 	echo 4096 > $TRACING/buffer_size_kb
+	# Under TCG the default clock can tick in jiffies; mono does not.
+	echo mono > $TRACING/trace_clock
 	echo > $TRACING/trace
 	echo 'comm == "halpoll"' > $TRACING/events/sched/sched_wakeup/filter
 	echo timer:timer_expire_entry workqueue:workqueue_queue_work \
@@ -211,18 +213,16 @@ trace_figures()
 		if (expiry[cpu] != "")
 			wake[expiry[cpu]] = 1
 	}
+	# A work item runs start to end on one worker, named by $1
+	# (comm-pid); pointers may print hashed alike, so they are no key.
 	/workqueue_execute_start:/ && /disk_events_workfn/ {
-		match($0, /work struct [0-9a-f]+/)
-		w = substr($0, RSTART, RLENGTH)
-		begun[w] = ts
+		begun[$1] = ts
 	}
 	/workqueue_execute_end:/ && /disk_events_workfn/ {
-		match($0, /work struct [0-9a-f]+/)
-		w = substr($0, RSTART, RLENGTH)
-		if (w in begun) {
+		if ($1 in begun) {
 			checks++
-			ns += (ts - begun[w]) * 1e9
-			delete begun[w]
+			ns += (ts - begun[$1]) * 1e9
+			delete begun[$1]
 		}
 	}
 	/sched_wakeup:/ && /comm=halpoll/ {
