@@ -1139,13 +1139,16 @@ static void bad_write_desc(const struct bad_write *bw, char *desc)
 	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", bw->what);
 }
 
-/* Refused by mainline too. */
+/* Refused by mainline's sysfs store too. */
 static const struct bad_write bad_poll_msecs[] = {
 	BAD("-2", "below -1"),
+	BAD("-1000", "far below -1"),
 	BAD("", "empty"),
 	BAD("\n", "a newline alone"),
 	BAD("fast\n", "a word"),
 	BAD("-", "a sign alone"),
+	BAD("--1", "two signs"),
+	BAD("\0", "a NUL alone"),
 };
 
 KUNIT_ARRAY_PARAM(bad_poll_msecs, bad_poll_msecs, bad_write_desc);
@@ -1155,6 +1158,33 @@ static void poll_msecs_rejects_invalid(struct kunit *test)
 	const struct bad_write *bw = test->param_value;
 
 	expect_poll_msecs_rejected(test, bw->val, bw->len);
+}
+
+/* Refused by mainline's default too (kstrtoul()). */
+static const struct bad_write bad_dfl_poll_msecs[] = {
+	BAD("-2", "negative"),
+	BAD("", "empty"),
+	BAD("\n", "a newline alone"),
+	BAD("fast\n", "a word"),
+	BAD("-", "a sign alone"),
+	BAD("12abc", "trailing garbage"),
+	BAD("1e3", "an exponent"),
+	BAD("1.5", "a fraction"),
+	BAD(" 5", "a leading space"),
+	BAD("5 ", "a trailing space"),
+	BAD("\t5", "a leading tab"),
+	BAD("5\n\n", "two newlines"),
+	BAD("1,000", "a thousands separator"),
+	BAD("99999999999999999999", "overflow"),
+};
+
+KUNIT_ARRAY_PARAM(bad_dfl_poll_msecs, bad_dfl_poll_msecs, bad_write_desc);
+
+static void default_rejects_invalid(struct kunit *test)
+{
+	const struct bad_write *bw = test->param_value;
+
+	expect_dfl_rejected(test, bw->val);
 }
 
 static void default_rejects_negative(struct kunit *test)
@@ -1216,6 +1246,7 @@ static struct kunit_case disk_events_cases[] = {
 	KUNIT_CASE(poll_msecs_minus_one_without_events),
 	KUNIT_CASE_PARAM(poll_msecs_rejects_invalid, bad_poll_msecs_gen_params),
 	KUNIT_CASE(default_rejects_negative),
+	KUNIT_CASE_PARAM(default_rejects_invalid, bad_dfl_poll_msecs_gen_params),
 	KUNIT_CASE(default_accepts_trailing_newline),
 	{}
 };
@@ -1568,6 +1599,17 @@ static const struct bad_write malformed_poll_msecs[] = {
 	BAD("99999999999999999999", "overflow"),
 	BAD("86400001", "above one day"),
 	BAD("5\09", "an embedded NUL"),	/* '5', '\0', '9' */
+	BAD("+5", "a plus sign"),
+	BAD("0x10", "hexadecimal"),
+	BAD("\t5", "a leading tab"),
+	BAD("5\t", "a trailing tab"),
+	BAD("1,000", "a thousands separator"),
+	BAD("1 2", "two numbers"),
+	BAD("5\r\n", "a CR LF line end"),
+	BAD("-1-", "a trailing sign"),
+	BAD("-9223372036854775809", "below LONG_MIN"),
+	/* 10^41: mainline's sscanf() wraps it to a positive long. */
+	BAD("100000000000000000000000000000000000000000", "a very long number"),
 };
 
 KUNIT_ARRAY_PARAM(malformed_poll_msecs, malformed_poll_msecs, bad_write_desc);
@@ -1579,9 +1621,22 @@ static void poll_msecs_rejects_malformed(struct kunit *test)
 	expect_poll_msecs_rejected(test, bw->val, bw->len);
 }
 
-static void default_rejects_hex(struct kunit *test)
+/* Accepted by mainline's default, whose kstrtoul() takes any base. */
+static const struct bad_write malformed_dfl_poll_msecs[] = {
+	BAD("0x10", "hexadecimal"),
+	BAD("+5", "a plus sign"),
+	BAD("86400001", "above one day"),
+	BAD("4294967296", "above 32 bits"),
+};
+
+KUNIT_ARRAY_PARAM(malformed_dfl_poll_msecs, malformed_dfl_poll_msecs,
+		  bad_write_desc);
+
+static void default_rejects_malformed(struct kunit *test)
 {
-	expect_dfl_rejected(test, "0x10");
+	const struct bad_write *bw = test->param_value;
+
+	expect_dfl_rejected(test, bw->val);
 }
 
 static void check_media_change_after_removal_calls_no_driver(struct kunit *test)
@@ -1637,7 +1692,8 @@ static void forced_change_uevent_carries_new_diskseq(struct kunit *test)
 static struct kunit_case disk_events_beyond_mainline_cases[] = {
 	KUNIT_CASE_PARAM(poll_msecs_rejects_malformed,
 			 malformed_poll_msecs_gen_params),
-	KUNIT_CASE(default_rejects_hex),
+	KUNIT_CASE_PARAM(default_rejects_malformed,
+			 malformed_dfl_poll_msecs_gen_params),
 	KUNIT_CASE(check_media_change_after_removal_calls_no_driver),
 	KUNIT_CASE(undeclared_event_never_pending),
 	KUNIT_CASE(concurrent_clears_never_overlap),

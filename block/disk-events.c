@@ -521,14 +521,17 @@ static ssize_t events_poll_msecs_show(struct device *dev,
  * @min: the least value accepted
  * @msecs: where to store the value
  *
- * Return: 0, -EINVAL for anything but a decimal number, or -ERANGE for a
- * number below @min or above %DISK_EVENTS_MAX_POLL_MSECS.
+ * Return: 0, -EINVAL for anything but a decimal number (kstrtol()'s
+ * leading '+' included), or -ERANGE for a number below @min or above
+ * %DISK_EVENTS_MAX_POLL_MSECS.
  */
 static int disk_events_parse_msecs(const char *buf, long min, long *msecs)
 {
 	long val;
 	int ret;
 
+	if (buf[0] == '+')
+		return -EINVAL;
 	ret = kstrtol(buf, 10, &val);
 	if (ret)
 		return ret;
