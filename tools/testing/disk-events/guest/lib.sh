@@ -183,14 +183,16 @@ trace_start()
 	echo 'comm == "halpoll"' > $TRACING/events/sched/sched_wakeup/filter
 	echo timer:timer_expire_entry workqueue:workqueue_queue_work \
 		workqueue:workqueue_execute_start workqueue:workqueue_execute_end \
-		sched:sched_wakeup > $TRACING/set_event
+		sched:sched_wakeup sched:sched_switch > $TRACING/set_event
 	echo 1 > $TRACING/tracing_on
 }
 
 # trace_figures: stop tracing and print, from the trace, "wakeups N"
 # (distinct jiffies at which a timer queued disk events work, or at which
-# halpoll was woken), "checks N" (disk events work items run) and
-# "work_ns N" (their total run time, start to end).  The same method
+# halpoll was woken), "checks N" (disk events work items run),
+# "work_ns N" (their total time, start to end, waits for the drive
+# included) and "cpu_ns N" (the part of it their workers spent on a CPU,
+# from the scheduler's switches).  The same method
 # works on any kernel: it needs no tracepoint of ours.
 trace_figures()
 {
@@ -217,13 +219,27 @@ trace_figures()
 	# (comm-pid); pointers may print hashed alike, so they are no key.
 	/workqueue_execute_start:/ && /disk_events_workfn/ {
 		begun[$1] = ts
+		oncpu[$1] = ts
 	}
 	/workqueue_execute_end:/ && /disk_events_workfn/ {
 		if ($1 in begun) {
 			checks++
 			ns += (ts - begun[$1]) * 1e9
+			cpu_ns += (ts - oncpu[$1]) * 1e9
 			delete begun[$1]
 		}
+	}
+	/sched_switch:/ {
+		match($0, /prev_comm=[^ ]* prev_pid=[0-9]+/)
+		split(substr($0, RSTART, RLENGTH), p, /[ =]/)
+		prev = p[2] "-" p[4]
+		match($0, /next_comm=[^ ]* next_pid=[0-9]+/)
+		split(substr($0, RSTART, RLENGTH), q, /[ =]/)
+		next_task = q[2] "-" q[4]
+		if (prev in begun)
+			cpu_ns += (ts - oncpu[prev]) * 1e9
+		if (next_task in begun)
+			oncpu[next_task] = ts
 	}
 	/sched_wakeup:/ && /comm=halpoll/ {
 		wake["w" int(ts * 250)] = 1
@@ -233,6 +249,6 @@ trace_figures()
 		n = 0
 		for (k in wake)
 			n++
-		printf "wakeups %d\nchecks %d\nwork_ns %.0f\n", n, checks, ns
+		printf "wakeups %d\nchecks %d\nwork_ns %.0f\ncpu_ns %.0f\n", n, checks, ns, cpu_ns
 	}' $TRACING/trace
 }

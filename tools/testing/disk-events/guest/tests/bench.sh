@@ -42,7 +42,8 @@ fi
 sleep 6
 
 trace_start
-[ "$mode" = poller ] && p0=$(stat_of checks) && n0=$(stat_of check_ns)
+[ "$mode" = poller ] && p0=$(stat_of checks) && n0=$(stat_of check_ns) &&
+	c0=$(stat_of cpu_ns)
 host scsi-mark >/dev/null
 sleep "$window"
 bench commands "$(host scsi-count all)"
@@ -51,6 +52,7 @@ trace_figures | sed 's/^/bench: /'
 if [ "$mode" = poller ]; then
 	bench poller_checks $(($(stat_of checks) - p0))
 	bench poller_ns $(($(stat_of check_ns) - n0))
+	bench poller_cpu_ns $(($(stat_of cpu_ns) - c0))
 fi
 bench window_s "$window"
 
