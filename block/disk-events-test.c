@@ -1148,6 +1148,7 @@ static const struct bad_write bad_poll_msecs[] = {
 	BAD("fast\n", "a word"),
 	BAD("-", "a sign alone"),
 	BAD("--1", "two signs"),
+	BAD("+5", "a plus sign"),
 	BAD("\0", "a NUL alone"),
 };
 
@@ -1602,7 +1603,6 @@ static const struct bad_write malformed_poll_msecs[] = {
 	BAD("99999999999999999999", "overflow"),
 	BAD("86400001", "above one day"),
 	BAD("5\09", "an embedded NUL"),	/* '5', '\0', '9' */
-	BAD("+5", "a plus sign"),
 	BAD("0x10", "hexadecimal"),
 	BAD("\t5", "a leading tab"),
 	BAD("5\t", "a trailing tab"),
