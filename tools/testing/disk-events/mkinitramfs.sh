@@ -37,8 +37,9 @@ done | sort -u | while read -r lib; do
 	mkdir -p "$root$(dirname "$lib")"
 	cp -L "$lib" "$root$lib"
 done
-printf 'root:x:0:0:root:/:/bin/sh\n' > "$root/etc/passwd"
-for g in root:0 disk:6 cdrom:24 floppy:25 tape:26 audio:29 video:44 kvm:104; do
+printf 'root:x:0:0:root:/:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n' \
+	> "$root/etc/passwd"
+for g in root:0 nogroup:65534 disk:6 cdrom:24 floppy:25 tape:26 audio:29 video:44 kvm:104; do
 	echo "${g%%:*}:x:${g#*:}:"
 done > "$root/etc/group"
 

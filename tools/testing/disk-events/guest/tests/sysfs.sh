@@ -50,3 +50,11 @@ check "sysfs: events_poll_msecs back to default" -- attr_is "$d" events_poll_mse
 echo 1500 > $p
 check "sysfs: default write reads back" -- test "$(cat $p)" = 1500
 echo 1000 > $p
+
+# Only root may write either file: EACCES for anybody else, no change.
+for f in /sys/block/$d/events_poll_msecs $p; do
+	before=$(cat "$f")
+	su -s /bin/sh nobody -c "echo 100 > $f" 2>/tmp/su.err
+	check "sysfs: non-root write of ${f##*/} refused" -- grep -q "Permission denied" /tmp/su.err
+	check "sysfs: non-root write of ${f##*/} changed nothing" -- test "$(cat "$f")" = "$before"
+done
