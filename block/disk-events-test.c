@@ -1154,7 +1154,8 @@ static const struct bad_write bad_poll_msecs[] = {
 
 KUNIT_ARRAY_PARAM(bad_poll_msecs, bad_poll_msecs, bad_write_desc);
 
-static void poll_msecs_rejects_invalid(struct kunit *test)
+/* One bad write of a table, to a disk's events_poll_msecs (both suites). */
+static void poll_msecs_rejects_bad_write(struct kunit *test)
 {
 	const struct bad_write *bw = test->param_value;
 
@@ -1181,7 +1182,8 @@ static const struct bad_write bad_dfl_poll_msecs[] = {
 
 KUNIT_ARRAY_PARAM(bad_dfl_poll_msecs, bad_dfl_poll_msecs, bad_write_desc);
 
-static void default_rejects_invalid(struct kunit *test)
+/* One bad write of a table, to block.events_dfl_poll_msecs (both suites). */
+static void default_rejects_bad_write(struct kunit *test)
 {
 	const struct bad_write *bw = test->param_value;
 
@@ -1245,9 +1247,9 @@ static struct kunit_case disk_events_cases[] = {
 	KUNIT_CASE(events_async_is_empty),
 	KUNIT_CASE(poll_msecs_reads_back),
 	KUNIT_CASE(poll_msecs_minus_one_without_events),
-	KUNIT_CASE_PARAM(poll_msecs_rejects_invalid, bad_poll_msecs_gen_params),
+	KUNIT_CASE_PARAM(poll_msecs_rejects_bad_write, bad_poll_msecs_gen_params),
 	KUNIT_CASE(default_rejects_negative),
-	KUNIT_CASE_PARAM(default_rejects_invalid, bad_dfl_poll_msecs_gen_params),
+	KUNIT_CASE_PARAM(default_rejects_bad_write, bad_dfl_poll_msecs_gen_params),
 	KUNIT_CASE(default_accepts_trailing_newline),
 	{}
 };
@@ -1617,13 +1619,6 @@ static const struct bad_write malformed_poll_msecs[] = {
 
 KUNIT_ARRAY_PARAM(malformed_poll_msecs, malformed_poll_msecs, bad_write_desc);
 
-static void poll_msecs_rejects_malformed(struct kunit *test)
-{
-	const struct bad_write *bw = test->param_value;
-
-	expect_poll_msecs_rejected(test, bw->val, bw->len);
-}
-
 /* Accepted by mainline's default, whose kstrtoul() takes any base. */
 static const struct bad_write malformed_dfl_poll_msecs[] = {
 	BAD("0x10", "hexadecimal"),
@@ -1634,13 +1629,6 @@ static const struct bad_write malformed_dfl_poll_msecs[] = {
 
 KUNIT_ARRAY_PARAM(malformed_dfl_poll_msecs, malformed_dfl_poll_msecs,
 		  bad_write_desc);
-
-static void default_rejects_malformed(struct kunit *test)
-{
-	const struct bad_write *bw = test->param_value;
-
-	expect_dfl_rejected(test, bw->val);
-}
 
 static void check_media_change_after_removal_calls_no_driver(struct kunit *test)
 {
@@ -1693,9 +1681,9 @@ static void forced_change_uevent_carries_new_diskseq(struct kunit *test)
 }
 
 static struct kunit_case disk_events_beyond_mainline_cases[] = {
-	KUNIT_CASE_PARAM(poll_msecs_rejects_malformed,
+	KUNIT_CASE_PARAM(poll_msecs_rejects_bad_write,
 			 malformed_poll_msecs_gen_params),
-	KUNIT_CASE_PARAM(default_rejects_malformed,
+	KUNIT_CASE_PARAM(default_rejects_bad_write,
 			 malformed_dfl_poll_msecs_gen_params),
 	KUNIT_CASE(check_media_change_after_removal_calls_no_driver),
 	KUNIT_CASE(undeclared_event_never_pending),

@@ -132,31 +132,32 @@ static LIST_HEAD(disk_events_list);
 /* block.events_dfl_poll_msecs; 0 (no polling) until user space sets it. */
 static unsigned long disk_events_dfl_poll_msecs;
 
-/* Where a disk's interval comes from, for debugfs. */
-static const char *disk_events_poll_source(struct disk_events *ev)
-{
-	if (ev->poll_msecs >= 0)
-		return "own";
-	if (ev->disk->event_flags & DISK_EVENT_FLAG_POLL)
-		return "default";
-	return "unpolled";
-}
-
 /**
  * disk_events_poll_msecs - the disk's effective poll interval
  * @ev: the disk's events
+ * @source: if not NULL, set to where the interval comes from: "own",
+ *	    "default" or "unpolled" (for debugfs)
  *
  * Return: the interval in milliseconds, 0 if the disk is not polled.
  * Called with @ev->lock held.
  */
-static unsigned long disk_events_poll_msecs(struct disk_events *ev)
+static unsigned long disk_events_poll_msecs(struct disk_events *ev,
+					    const char **source)
 {
+	const char *from = "unpolled";
+	unsigned long msecs = 0;
+
 	lockdep_assert_held(&ev->lock);
-	if (ev->poll_msecs >= 0)
-		return ev->poll_msecs;
-	if (ev->disk->event_flags & DISK_EVENT_FLAG_POLL)
-		return READ_ONCE(disk_events_dfl_poll_msecs);
-	return 0;
+	if (ev->poll_msecs >= 0) {
+		from = "own";
+		msecs = ev->poll_msecs;
+	} else if (ev->disk->event_flags & DISK_EVENT_FLAG_POLL) {
+		from = "default";
+		msecs = READ_ONCE(disk_events_dfl_poll_msecs);
+	}
+	if (source)
+		*source = from;
+	return msecs;
 }
 
 /**
@@ -190,7 +191,7 @@ static void disk_events_schedule(struct disk_events *ev, bool now)
 				 &ev->dwork, 0);
 		return;
 	}
-	interval = msecs_to_jiffies(disk_events_poll_msecs(ev));
+	interval = msecs_to_jiffies(disk_events_poll_msecs(ev, NULL));
 	if (interval)
 		queue_delayed_work(system_freezable_power_efficient_wq,
 				   &ev->dwork,
@@ -635,8 +636,7 @@ static int disk_events_stats_show(struct seq_file *m, void *unused)
 	st = ev->stats;
 	pending = ev->pending;
 	block = ev->block;
-	poll_msecs = disk_events_poll_msecs(ev);
-	source = disk_events_poll_source(ev);
+	poll_msecs = disk_events_poll_msecs(ev, &source);
 	spin_unlock_irq(&ev->lock);
 	if (block)
 		st.blocked = ktime_add(st.blocked,

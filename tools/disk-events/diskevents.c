@@ -124,9 +124,6 @@ static void print_stats(const char *stats)
 		printf("    %.*s\n", (int)strcspn(p, "\n"), p);
 }
 
-static void stat_get(const char *stats, const char *key, char *buf,
-		     size_t len);
-
 /*
  * A disk's interval: its own events_poll_msecs if >= 0, else the system
  * default.  The core's statistics say which, exactly; without them, only

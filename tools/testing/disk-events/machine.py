@@ -26,10 +26,16 @@ DRIVE_SETS = {
         ("scsi-cd", "cd0", "cd0-boot"),
     ],
 }
-# make bench: N CD drives with a disc each on one virtio-scsi controller.
-for _n in (1, 8, 64):
-    DRIVE_SETS["bench%d" % _n] = [("scsi-cd", "cd%d" % i, "cd%d-boot" % i)
-                                  for i in range(_n)]
+
+
+def drives(drive_set):
+    """The drives of @drive_set: one of DRIVE_SETS, or "benchN" (make
+    bench): N CD drives with a disc each on one virtio-scsi controller."""
+    if drive_set.startswith("bench") and drive_set[5:].isdigit():
+        return [("scsi-cd", "cd%d" % i, "cd%d-boot" % i)
+                for i in range(int(drive_set[5:]))]
+    return DRIVE_SETS[drive_set]
+
 
 # QEMU machine type of each drive set; "pc" (i440FX, PIIX IDE) otherwise.
 MACHINE = {"q35": "q35"}
@@ -50,7 +56,7 @@ def image(rundir, name, kind="scsi-cd"):
 
 def kind_of(drive_set, qid):
     """The kind of drive @qid; a hot-plugged one is a scsi-cd."""
-    return next((k for k, i, _ in DRIVE_SETS[drive_set] if i == qid), "scsi-cd")
+    return next((k for k, i, _ in drives(drive_set) if i == qid), "scsi-cd")
 
 
 def blockdev(node, path, read_only):
@@ -90,7 +96,7 @@ def qemu_args(drive_set, rundir, kernel, initrd, append, sockets, mem="1G"):
             "-chardev", "socket,id=qmp,path=%s" % sockets["qmp"],
             "-mon", "chardev=qmp,mode=control",
             "-device", "virtio-scsi-pci,id=scsi0"]
-    for kind, qid, medium in DRIVE_SETS[drive_set]:
+    for kind, qid, medium in drives(drive_set):
         args += drive_args(rundir, kind, qid, medium)
     return args
 

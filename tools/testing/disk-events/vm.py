@@ -240,7 +240,8 @@ def parser():
     p.add_argument("--kernel", required=True)
     p.add_argument("--initrd", required=True)
     p.add_argument("--append", default="")
-    p.add_argument("--drives", default="standard", choices=machine.DRIVE_SETS)
+    p.add_argument("--drives", default="standard",
+                   help="a drive set of machine.py: %s, or benchN" % ", ".join(machine.DRIVE_SETS))
     p.add_argument("--rundir", required=True)
     p.add_argument("--log", required=True)
     p.add_argument("--timeout", type=int, default=300)
