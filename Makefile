@@ -6,6 +6,9 @@
 #   make check            every test on our core (debug kernel)
 #   make check BASE=stock the same tests on the pristine 6.12 base
 #   make mutants          check deliberately broken cores: each must fail
+#   make soak [DURATION=s] the stress scenarios (hot-plug storm, swaps
+#                         under load, suspend) over and over, default
+#                         600 s; BASE=stock for the base
 #   make bench            polling costs: our core, the base, user space
 #                         (bench/results.md, bench/wakeups.png)
 #   make series           our change as a patch series, in build/series
@@ -16,14 +19,19 @@
 
 H := tools/testing/disk-events
 BASE ?= ours
+DURATION ?= 600
 
-.PHONY: run check mutants bench series series-check build clean
+.PHONY: run check soak mutants bench series series-check build clean
 
 run:
 	@$(H)/run.sh
 
 check:
 	@$(H)/check.sh $(BASE)
+
+soak:
+	@SOAK_SECONDS=$(DURATION) RUNNERS=e2e.py SCENARIOS=soak RESULTS_TAG=soak \
+	 $(H)/check.sh $(BASE)
 
 mutants:
 	@$(H)/mutants.sh

@@ -24,11 +24,14 @@
 #include <linux/delay.h>
 #include <linux/file.h>
 #include <linux/fs.h>
+#include <linux/fault-inject.h>
 #include <linux/kthread.h>
+#include <linux/mman.h>
 #include <linux/moduleparam.h>
 #include <linux/mount.h>
 #include <linux/net.h>
 #include <linux/netlink.h>
+#include <linux/random.h>
 #include <linux/seq_file.h>
 #include <linux/socket.h>
 #include <linux/uio.h>
@@ -68,6 +71,7 @@ struct fake_disk {
 	bool			deleted;
 
 	bool			hold;		/* park checks until released */
+	unsigned int		slow_ms;	/* each check takes this long */
 	struct completion	entered;
 	struct completion	release;
 	wait_queue_head_t	wq;		/* woken after every call */
@@ -85,13 +89,17 @@ static unsigned int fake_check_events(struct gendisk *disk,
 
 	if (atomic_inc_return(&fd->in_check) > 1)
 		WRITE_ONCE(fd->overlapped, true);
-	if (READ_ONCE(fd->deleted))
+	/* del_gendisk() unhashes the disk just after disk_del_events(). */
+	if (READ_ONCE(fd->deleted) || !disk_live(disk))
 		WRITE_ONCE(fd->called_after_del, true);
 
 	if (READ_ONCE(fd->hold)) {
 		complete(&fd->entered);
 		wait_for_completion(&fd->release);
 	}
+
+	if (READ_ONCE(fd->slow_ms))
+		msleep(READ_ONCE(fd->slow_ms));
 
 	spin_lock(&fd->lock);
 	answer = fd->steady;
@@ -240,6 +248,16 @@ static struct fake_disk *fake_cdrom(struct kunit *test)
 					  DISK_EVENT_FLAG_POLL |
 					  DISK_EVENT_FLAG_UEVENT |
 					  DISK_EVENT_FLAG_BLOCK_ON_EXCL_WRITE);
+
+	fake_add(fd);
+	return fd;
+}
+
+/* A live fake disk that declares only @events, polled, with uevents. */
+static struct fake_disk *fake_drive_of(struct kunit *test, unsigned int events)
+{
+	struct fake_disk *fd = fake_alloc(test, events, DISK_EVENT_FLAG_POLL |
+					  DISK_EVENT_FLAG_UEVENT);
 
 	fake_add(fd);
 	return fd;
@@ -793,13 +811,9 @@ static void no_uevent_without_uevent_flag(struct kunit *test)
 
 static void undeclared_event_sends_no_uevent(struct kunit *test)
 {
-	struct fake_disk *fd = fake_alloc(test, DISK_EVENT_MEDIA_CHANGE,
-					  DISK_EVENT_FLAG_POLL |
-					  DISK_EVENT_FLAG_UEVENT);
-	struct listener *l;
+	struct fake_disk *fd = fake_drive_of(test, DISK_EVENT_MEDIA_CHANGE);
+	struct listener *l = listener_open(test);
 
-	fake_add(fd);
-	l = listener_open(test);
 	fake_answer(fd, DISK_EVENT_EJECT_REQUEST);
 	disk_flush_events(fd->disk, 0);
 	KUNIT_ASSERT_TRUE(test, fake_wait_calls(fd, 2));
@@ -1048,6 +1062,308 @@ static void disk_without_check_events_has_no_events(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, fd->disk->ev);
 }
 
+/* --- many callers at once --- */
+
+#define HAMMERS		4
+#define HAMMER_MS	1000
+/* How long a slow drive's ->check_events() takes. */
+#define SLOW_MS		2000
+
+/*
+ * Threads that, until stopped, each open the disk as an exclusive writer
+ * or a reader, flush its events, or block and unblock them, in turn.
+ * Opens may fail with -EBUSY (another exclusive writer) or -ENXIO (the
+ * disk was removed); any other failure is counted in @errors.
+ */
+struct hammers {
+	struct fake_disk	*fd;
+	struct task_struct	*tasks[HAMMERS];
+	atomic_t		rounds;
+	atomic_t		errors;
+};
+
+static void hammer_open(struct hammers *h, blk_mode_t mode)
+{
+	struct file *f = bdev_file_open_by_dev(disk_devt(h->fd->disk), mode,
+					       mode & BLK_OPEN_EXCL ? current : NULL,
+					       NULL);
+
+	if (!IS_ERR(f))
+		close_disk(f);
+	else if (PTR_ERR(f) != -EBUSY && PTR_ERR(f) != -ENXIO)
+		atomic_inc(&h->errors);
+}
+
+static int hammer_fn(void *data)
+{
+	struct hammers *h = data;
+	struct gendisk *disk = h->fd->disk;
+	unsigned int round = get_random_u32_below(4);
+
+	while (!kthread_should_stop()) {
+		switch (round++ % 4) {
+		case 0:
+			hammer_open(h, BLK_OPEN_READ | BLK_OPEN_WRITE |
+				    BLK_OPEN_EXCL);
+			break;
+		case 1:
+			hammer_open(h, BLK_OPEN_READ);
+			break;
+		case 2:
+			disk_flush_events(disk, DISK_EVENT_MEDIA_CHANGE);
+			break;
+		case 3:
+			disk_block_events(disk);
+			disk_unblock_events(disk);
+			break;
+		}
+		atomic_inc(&h->rounds);
+		usleep_range(100, 500);
+	}
+	return 0;
+}
+
+static void stop_hammers(void *data)
+{
+	struct hammers *h = data;
+	int i;
+
+	for (i = 0; i < HAMMERS; i++) {
+		if (h->tasks[i]) {
+			kthread_stop_put(h->tasks[i]);
+			h->tasks[i] = NULL;
+		}
+	}
+}
+
+/* Start HAMMERS threads on @fd; they stop when the test ends, if not before. */
+static struct hammers *start_hammers(struct kunit *test, struct fake_disk *fd)
+{
+	struct hammers *h = kunit_kzalloc(test, sizeof(*h), GFP_KERNEL);
+	struct task_struct *t;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, h);
+	h->fd = fd;
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, stop_hammers, h), 0);
+	for (i = 0; i < HAMMERS; i++) {
+		t = kthread_run(hammer_fn, h, "disk-events-hammer%d", i);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+		h->tasks[i] = get_task_struct(t);
+	}
+	return h;
+}
+
+static void checks_stay_serial_under_many_blockers_and_flushes(struct kunit *test)
+{
+	struct fake_disk *fd = fake_cdrom(test);
+	struct hammers *h;
+
+	set_poll_msecs(fd, "1");
+	h = start_hammers(test, fd);
+	msleep(HAMMER_MS);
+	stop_hammers(h);
+	KUNIT_EXPECT_GT(test, atomic_read(&h->rounds), 4 * HAMMERS);
+	KUNIT_EXPECT_EQ(test, atomic_read(&h->errors), 0);
+	KUNIT_EXPECT_FALSE(test, READ_ONCE(fd->overlapped));
+	/* Every block was undone: polling goes on. */
+	KUNIT_EXPECT_TRUE(test, keeps_polling(fd));
+}
+
+static void removal_amid_many_blockers_ends_checks(struct kunit *test)
+{
+	struct fake_disk *fd = fake_cdrom(test);
+	struct hammers *h;
+
+	set_poll_msecs(fd, "1");
+	h = start_hammers(test, fd);
+	msleep(HAMMER_MS / 2);
+	do_del_gendisk(fd);
+	msleep(HAMMER_MS / 2);
+	stop_hammers(h);
+	KUNIT_EXPECT_EQ(test, atomic_read(&h->errors), 0);
+	KUNIT_EXPECT_FALSE(test, READ_ONCE(fd->overlapped));
+	KUNIT_EXPECT_FALSE(test, READ_ONCE(fd->called_after_del));
+}
+
+/* --- a slow drive, a flapping drive --- */
+
+/* Wait until a check is inside ->check_events(). */
+static bool check_running(struct fake_disk *fd)
+{
+	int i;
+
+	for (i = 0; i < WAIT_MS / 20; i++) {
+		if (atomic_read(&fd->in_check))
+			return true;
+		msleep(20);
+	}
+	return false;
+}
+
+static void do_block_unblock(struct fake_disk *fd)
+{
+	disk_block_events(fd->disk);
+	disk_unblock_events(fd->disk);
+}
+
+/* A burner's open, as do_block() but through the block layer. */
+static void do_exclusive_write_open(struct fake_disk *fd)
+{
+	struct file *f = bdev_file_open_by_dev(disk_devt(fd->disk),
+					       BLK_OPEN_READ | BLK_OPEN_WRITE |
+					       BLK_OPEN_EXCL, fd, NULL);
+
+	if (!IS_ERR(f))
+		close_disk(f);
+}
+
+static void slow_check_delays_blockers_without_deadlock(struct kunit *test)
+{
+	struct fake_disk *fd = fake_cdrom(test);
+	struct side_call *blocker, *writer;
+
+	WRITE_ONCE(fd->slow_ms, SLOW_MS);
+	disk_flush_events(fd->disk, 0);
+	KUNIT_ASSERT_TRUE(test, check_running(fd));
+	blocker = start_side_call(test, do_block_unblock, fd);
+	writer = start_side_call(test, do_exclusive_write_open, fd);
+	KUNIT_EXPECT_TRUE(test, side_call_done(blocker, WAIT_MS));
+	KUNIT_EXPECT_TRUE(test, side_call_done(writer, WAIT_MS));
+	KUNIT_EXPECT_FALSE(test, READ_ONCE(fd->overlapped));
+	WRITE_ONCE(fd->slow_ms, 0);
+}
+
+static void slow_check_delays_removal_without_deadlock(struct kunit *test)
+{
+	struct fake_disk *fd = fake_cdrom(test);
+	struct side_call *remover;
+
+	WRITE_ONCE(fd->slow_ms, SLOW_MS);
+	disk_flush_events(fd->disk, 0);
+	KUNIT_ASSERT_TRUE(test, check_running(fd));
+	remover = start_side_call(test, do_del_gendisk, fd);
+	KUNIT_EXPECT_TRUE(test, side_call_done(remover, WAIT_MS));
+	KUNIT_EXPECT_FALSE(test, READ_ONCE(fd->called_after_del));
+}
+
+static void flapping_drive_sends_one_uevent_per_ack(struct kunit *test)
+{
+	struct fake_disk *fd = fake_cdrom(test);
+	struct listener *l = listener_open(test);
+	int i;
+
+	spin_lock(&fd->lock);
+	fd->steady = DISK_EVENT_MEDIA_CHANGE;	/* "changed" on every check */
+	spin_unlock(&fd->lock);
+	set_poll_msecs(fd, FAST_POLL);
+	KUNIT_EXPECT_EQ(test, count_uevents(l, fd, "DISK_MEDIA_CHANGE",
+					    2 * QUIET_MS), 1);
+	for (i = 0; i < 5; i++) {
+		close_disk(open_disk(fd, BLK_OPEN_READ, NULL));	/* udev's ack */
+		KUNIT_EXPECT_EQ(test, count_uevents(l, fd, "DISK_MEDIA_CHANGE",
+						    2 * QUIET_MS), 1);
+	}
+}
+
+/* --- allocation failures --- */
+
+#if defined(CONFIG_FAILSLAB) && defined(CONFIG_FAULT_INJECTION_DEBUG_FS)
+/*
+ * Write @val to debugfs file @path, as a user would: debugfs' attribute
+ * files copy from user memory, so the string goes through a KUnit-owned
+ * user mapping.
+ */
+static void debugfs_write(struct kunit *test, const char *path,
+			  const char *val)
+{
+	struct file_system_type *type = get_fs_type("debugfs");
+	size_t len = strlen(val);
+	unsigned long ubuf;
+	struct vfsmount *mnt;
+	struct file *f;
+	loff_t pos = 0;
+	ssize_t ret;
+
+	ubuf = kunit_vm_mmap(test, NULL, 0, PAGE_SIZE, PROT_READ | PROT_WRITE,
+			     MAP_ANONYMOUS | MAP_PRIVATE, 0);
+	KUNIT_ASSERT_NE(test, ubuf, 0);
+	KUNIT_ASSERT_EQ(test, copy_to_user((void __user *)ubuf, val, len), 0);
+	KUNIT_ASSERT_NOT_NULL(test, type);
+	mnt = kern_mount(type);
+	put_filesystem(type);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	f = file_open_root_mnt(mnt, path, O_WRONLY, 0);
+	if (IS_ERR(f)) {
+		kern_unmount(mnt);
+		KUNIT_FAIL_AND_ABORT(test, "cannot open debugfs %s", path);
+	}
+	ret = vfs_write(f, (const char __user *)ubuf, len, &pos);
+	fput(f);
+	kern_unmount(mnt);
+	KUNIT_ASSERT_EQ(test, ret, (ssize_t)len);
+}
+
+/*
+ * Let a task's fail-nth fail GFP_KERNEL slab allocations too (by default
+ * failslab spares those that may sleep), with a one-line notice instead
+ * of a stack dump per failure.  Left so if the test aborts: with
+ * failslab's probability 0, only a task's own fail-nth fails anything.
+ */
+static void failslab_for_fail_nth(struct kunit *test, bool on)
+{
+	debugfs_write(test, "failslab/ignore-gfp-wait", on ? "N" : "Y");
+	debugfs_write(test, "failslab/verbose", on ? "1" : "2");
+}
+
+/*
+ * add_disk() with its n-th slab allocation failed, for n = 1, 2, ...
+ * until an allocation after the events structure's has failed: each
+ * failure is an error return, and the disk is freed by put_disk() at the
+ * end of the test with nothing leaked (kmemleak scans after KUnit) and
+ * no check run.
+ */
+static void add_disk_fails_cleanly_when_allocation_fails(struct kunit *test)
+{
+	bool before_events = false, after_events = false;
+	struct fake_disk *fd;
+	unsigned int left;
+	int nth, ret;
+
+	failslab_for_fail_nth(test, true);
+	for (nth = 1; nth < 500 && !after_events; nth++) {
+		fd = fake_alloc(test, ALL_EVENTS, DISK_EVENT_FLAG_POLL |
+				DISK_EVENT_FLAG_UEVENT);
+		current->fail_nth = nth;
+		ret = add_disk(fd->disk);
+		left = current->fail_nth;
+		current->fail_nth = 0;
+		if (!ret) {
+			fd->added = true;
+			if (left)	/* no n-th allocation: the sweep is over */
+				break;
+			continue;	/* an optional allocation failed */
+		}
+		KUNIT_EXPECT_LT(test, ret, 0);
+		if (fd->disk->ev)
+			after_events = true;
+		else
+			before_events = true;
+		KUNIT_EXPECT_EQ(test, fake_calls(fd), 0);
+	}
+	failslab_for_fail_nth(test, false);
+	kunit_info(test, "add_disk() failed cleanly up to allocation %d\n",
+		   nth - 1);
+	KUNIT_EXPECT_TRUE(test, before_events);
+	KUNIT_EXPECT_TRUE(test, after_events);
+}
+#else
+static void add_disk_fails_cleanly_when_allocation_fails(struct kunit *test)
+{
+	kunit_skip(test, "needs CONFIG_FAILSLAB and CONFIG_FAULT_INJECTION_DEBUG_FS");
+}
+#endif
+
 /* --- sysfs --- */
 
 static void events_lists_names_with_newline(struct kunit *test)
@@ -1178,6 +1494,17 @@ static const struct bad_write bad_dfl_poll_msecs[] = {
 	BAD("5\n\n", "two newlines"),
 	BAD("1,000", "a thousands separator"),
 	BAD("99999999999999999999", "overflow"),
+	BAD("5\t", "a trailing tab"),
+	BAD("1 2", "two numbers"),
+	BAD("5\r\n", "a CR LF line end"),
+	BAD("--1", "two signs"),
+	BAD("+", "a plus sign alone"),
+	BAD("0x", "a hexadecimal prefix alone"),
+	BAD("0b101", "binary"),
+	BAD("1_000", "a digit separator"),
+	BAD("NaN", "not a number"),
+	BAD("100000000000000000000000000000000000000000", "a very long number"),
+	BAD("5\n ", "a space after the newline"),
 };
 
 KUNIT_ARRAY_PARAM(bad_dfl_poll_msecs, bad_dfl_poll_msecs, bad_write_desc);
@@ -1242,6 +1569,12 @@ static struct kunit_case disk_events_cases[] = {
 	KUNIT_CASE(no_check_after_removal),
 	KUNIT_CASE(removal_waits_for_check_in_flight),
 	KUNIT_CASE(disk_without_check_events_has_no_events),
+	KUNIT_CASE(checks_stay_serial_under_many_blockers_and_flushes),
+	KUNIT_CASE(removal_amid_many_blockers_ends_checks),
+	KUNIT_CASE_SLOW(slow_check_delays_blockers_without_deadlock),
+	KUNIT_CASE_SLOW(slow_check_delays_removal_without_deadlock),
+	KUNIT_CASE_SLOW(flapping_drive_sends_one_uevent_per_ack),
+	KUNIT_CASE_SLOW(add_disk_fails_cleanly_when_allocation_fails),
 	KUNIT_CASE(events_lists_names_with_newline),
 	KUNIT_CASE(events_empty_without_uevent_flag),
 	KUNIT_CASE(events_async_is_empty),
@@ -1641,12 +1974,21 @@ static void check_media_change_after_removal_calls_no_driver(struct kunit *test)
 
 static void undeclared_event_never_pending(struct kunit *test)
 {
-	struct fake_disk *fd = fake_alloc(test, DISK_EVENT_EJECT_REQUEST,
-					  DISK_EVENT_FLAG_POLL |
-					  DISK_EVENT_FLAG_UEVENT);
+	struct fake_disk *fd = fake_drive_of(test, DISK_EVENT_EJECT_REQUEST);
 
-	fake_add(fd);
 	fake_answer(fd, DISK_EVENT_MEDIA_CHANGE);
+	KUNIT_EXPECT_FALSE(test, disk_check_media_change(fd->disk));
+}
+
+static void stray_bits_reach_neither_uevent_nor_pending(struct kunit *test)
+{
+	struct fake_disk *fd = fake_drive_of(test, DISK_EVENT_EJECT_REQUEST);
+	struct listener *l = listener_open(test);
+
+	fake_answer(fd, ~0U);	/* every bit, declared or not, known or not */
+	disk_flush_events(fd->disk, 0);
+	KUNIT_ASSERT_TRUE(test, wait_uevent(l, fd, "DISK_EJECT_REQUEST"));
+	KUNIT_EXPECT_NULL(test, uevent_var(l, "DISK_MEDIA_CHANGE"));
 	KUNIT_EXPECT_FALSE(test, disk_check_media_change(fd->disk));
 }
 
@@ -1687,6 +2029,7 @@ static struct kunit_case disk_events_beyond_mainline_cases[] = {
 			 malformed_dfl_poll_msecs_gen_params),
 	KUNIT_CASE(check_media_change_after_removal_calls_no_driver),
 	KUNIT_CASE(undeclared_event_never_pending),
+	KUNIT_CASE(stray_bits_reach_neither_uevent_nor_pending),
 	KUNIT_CASE(concurrent_clears_never_overlap),
 	KUNIT_CASE(forced_change_uevent_carries_new_diskseq),
 	KUNIT_CASE(equal_intervals_share_a_tick),

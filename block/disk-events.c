@@ -20,7 +20,7 @@
  *   blocked     disk_block_events() raises the depth, and returns only
  *               when the work is neither queued nor running; it is not
  *               queued again until disk_unblock_events() brings the
- *               depth back to 0, which checks at once.  bdev_open()
+ *               depth back to 0, which resumes polling.  bdev_open()
  *               blocks around every open, and keeps it blocked while an
  *               exclusive writer holds a DISK_EVENT_FLAG_BLOCK_ON_EXCL_
  *               WRITE disk, so a CD burner is not disturbed.  Opens
@@ -43,7 +43,7 @@
  * tick, and those whose intervals are multiples of each other meet on
  * the longer interval's ticks: N drives wake an idle machine once per
  * interval, not N times.  Immediate checks (add, open, flush, interval
- * change, last unblock) still run at once; the check after them is back
+ * change) still run at once; the check after them is back
  * on the grid.  Each disk keeps its own work item, so the checks of one
  * tick run side by side on the workqueue's workers and a drive that
  * takes seconds to answer delays no other.

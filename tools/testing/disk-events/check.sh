@@ -10,7 +10,8 @@
 #
 # MUTANT=NAME checks ours with mutants/NAME.patch applied (a deliberately
 # broken core, which must fail); RUNNERS and SCENARIOS narrow the run to
-# some of the runners and end-to-end scenarios.
+# some of the runners and end-to-end scenarios; RESULTS_TAG names the
+# results file of such a run (make soak: build/results-TREE-soak.txt).
 
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -21,7 +22,7 @@ tree=${1:-ours}
 "$HARNESS/build.sh" "$tree" debug
 "$HARNESS/mkinitramfs.sh" "$BUILD/guest.cpio"
 
-export RESULTS=$BUILD/results-$tree.txt
+export RESULTS=$BUILD/results-$tree${RESULTS_TAG:+-$RESULTS_TAG}.txt
 : > "$RESULTS"
 t0=$SECONDS
 # A runner that dies still leaves a failure in the tally.

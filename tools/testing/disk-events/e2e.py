@@ -3,7 +3,8 @@
 """Run the end-to-end scenarios on one kernel and record the results.
 
 e2e.py TREE [SCENARIO...]: boot TREE's debug kernel (ours or stock) once
-per scenario (default: those named in $SCENARIOS, or all), with the scenario's drives and command line.  Each guest
+per scenario (default: those named in $SCENARIOS, or all but the long
+"soak"), with the scenario's drives and command line.  Each guest
 TAP line becomes a result, and so do "the guest finished" and "the
 console shows no splat".  Results are appended to $RESULTS as
 "PASS|FAIL|XFAIL name" lines, and echoed.  TAP "# TODO" marks behaviour
@@ -34,6 +35,16 @@ SCENARIOS = {
     "beyond": ("beyond", "standard", "block.events_dfl_poll_msecs=1000", 300),
     # sr on ATAPI behind AHCI (q35): the media and eject tests on its drive.
     "ahci": ("media,eject", "q35", "block.events_dfl_poll_msecs=1000 cds=ahci0", 400),
+    # Reliability (issue 6): hot-plug storm, swaps under load, suspend.
+    "storm": ("storm", "standard", "block.events_dfl_poll_msecs=1000", 900),
+    "swaps": ("swaps", "standard", "block.events_dfl_poll_msecs=1000", 900),
+    "suspend": ("suspend", "standard", "block.events_dfl_poll_msecs=1000", 300),
+}
+# make soak: all three over and over for $SOAK_SECONDS; not in make check.
+SOAK_SECONDS = int(os.environ.get("SOAK_SECONDS", "600"))
+SCENARIOS_LONG = {
+    "soak": ("soak", "standard", "block.events_dfl_poll_msecs=1000 dsoak=%d"
+             % SOAK_SECONDS, SOAK_SECONDS + 1200),
 }
 # loglevel=5: warnings and worse reach the console (all splats do), the
 # drivers' notices do not, so they do not interleave with TAP lines.
@@ -52,7 +63,7 @@ class Results:
 
 
 def run_scenario(tree, name, results):
-    test, drives, extra, timeout = SCENARIOS[name]
+    test, drives, extra, timeout = {**SCENARIOS, **SCENARIOS_LONG}[name]
     rundir = os.path.join(BUILD, "run", tree, name)
     log = rundir + ".log"
     os.makedirs(rundir, exist_ok=True)

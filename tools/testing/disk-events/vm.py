@@ -20,6 +20,8 @@ Requests:
                             drives) since the mark, all or those with
                             OPCODE (decimal: 74 is GET EVENT STATUS
                             NOTIFICATION, 0 TEST UNIT READY)
+    later MS REQUEST...     answer at once, carry out REQUEST in MS ms
+                            (while the guest cannot ask: suspended)
     now                     the host's monotonic clock in ms
     done                    the guest is finished
 The run ends when QEMU exits (the guest reboots with -no-reboot) or at
@@ -57,6 +59,7 @@ class Guest:
         self.args = args
         self.done = False
         self.trace_mark = 0
+        self.later = []                 # (due, request line), by "later"
         self.log = open(args.log, "wb")
         self.ctl_buf = b""
         self.con_buf = b""
@@ -114,6 +117,9 @@ class Guest:
             target = None if argv[0] == "all" else self.qmp.execute(
                 "qom-get", path="/machine/peripheral/" + argv[0], property="scsi-id")
             return self.scsi_count(target, *[int(x) for x in argv[1:]])
+        elif cmd == "later":
+            self.later.append((time.monotonic() + int(argv[0]) / 1000,
+                               " ".join(argv[1:])))
         elif cmd == "now":
             return int(time.monotonic() * 1000)
         elif cmd == "done":
@@ -142,6 +148,14 @@ class Guest:
                 return "%s %s" % ("open" if b.get("tray_open") else "closed",
                                   "locked" if b.get("locked") else "unlocked")
         raise ValueError("no drive %s" % qid)
+
+    def run_later(self):
+        """Carry out the "later" requests that are due."""
+        now = time.monotonic()
+        for due in [l for l in self.later if l[0] <= now]:
+            self.later.remove(due)
+            print("vm: later %s: %s" % (due[1], self.request(due[1])),
+                  file=sys.stderr)
 
     def on_console(self, data):
         self.log.write(data)
@@ -212,7 +226,8 @@ class Guest:
         sel.register(conns["qmp"], selectors.EVENT_READ, None)
         open_conns = 3
         while open_conns and time.monotonic() < deadline:
-            for key, _ in sel.select(timeout=1):
+            self.run_later()
+            for key, _ in sel.select(timeout=0.05 if self.later else 1):
                 if key.data is None:
                     try:
                         self.qmp.poll_event()

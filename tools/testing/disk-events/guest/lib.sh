@@ -56,14 +56,20 @@ host()
 # devof QEMU-ID: the guest disk name of a drive.  The harness sets each
 # SCSI drive's product string to its QEMU id; QEMU's ATAPI drives all say
 # "QEMU DVD-ROM", so atapi0 (PIIX) or ahci0 (q35), the only one of a
-# machine, is the sr disk behind libata.
+# machine, is the sr disk behind libata.  Shell builtins only where it
+# can: a fork costs a loaded debug guest up to a quarter of a second.
 devof()
 {
 	local d m
 	for d in /sys/block/*; do
-		m=$(cat "$d/device/model" 2>/dev/null)
-		case "$1:${m%% *}:$(readlink "$d")" in
-		"$1:$1:"* | atapi0:*/ata* | ahci0:*/ata*) echo "${d##*/}"; return 0 ;;
+		m=
+		read -r m 2>/dev/null < "$d/device/model"
+		[ "${m%% *}" = "$1" ] && { echo "${d##*/}"; return 0; }
+	done
+	case $1 in atapi0 | ahci0 | fd0) ;; *) return 1 ;; esac
+	for d in /sys/block/*; do
+		case "$1:$(readlink "$d")" in
+		atapi0:*/ata* | ahci0:*/ata*) echo "${d##*/}"; return 0 ;;
 		fd0:*/floppy*) echo fd0; return 0 ;;
 		esac
 	done
@@ -252,3 +258,93 @@ trace_figures()
 		printf "wakeups %d\nchecks %d\nwork_ns %.0f\ncpu_ns %.0f\n", n, checks, ns, cpu_ns
 	}' $TRACING/trace
 }
+
+# wait_for_disk ID yes|no SECS: wait until devof ID finds a disk (yes) or
+# not (no).
+wait_for_disk()
+{
+	local i=0
+	while [ $i -lt $(($3 * 10)) ]; do
+		if devof "$1" >/dev/null; then
+			[ "$2" = yes ] && return 0
+		else
+			[ "$2" = no ] && return 0
+		fi
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# --- background load for the stress tests; stop_load ends all of it ---
+
+LOADERS=""
+
+# churn_opens: open every CD disk again and again, whatever disks come
+# and go: as a reader, then as a burner (guest/src/churn.c).
+churn_opens()
+{
+	churn 50 > /tmp/churn.out &
+	LOADERS="$LOADERS $!"
+}
+
+# churn_intervals: write random intervals, -1 to 3 s, to every CD disk's
+# events_poll_msecs and to the default; reset_intervals undoes it.
+churn_intervals()
+{
+	(
+		while :; do
+			for f in /sys/block/sr*/events_poll_msecs; do
+				echo $((RANDOM % 3001 - 1)) > "$f"
+			done 2>/dev/null
+			echo $((RANDOM % 3001)) > $DFL_POLL
+			sleep 0.2
+		done
+	) &
+	LOADERS="$LOADERS $!"
+}
+
+DFL_POLL=/sys/module/block/parameters/events_dfl_poll_msecs
+
+reset_intervals()
+{
+	echo 1000 > $DFL_POLL
+	for f in /sys/block/*/events_poll_msecs; do
+		echo -1 > "$f"
+	done 2>/dev/null
+}
+
+# cpu_load N: N busy loops.
+cpu_load()
+{
+	local i
+	for i in $(seq "$1"); do
+		( while :; do :; done ) &
+		LOADERS="$LOADERS $!"
+	done
+}
+
+# io_load DEV: direct reads and writes of disk DEV, and writes to tmpfs.
+io_load()
+{
+	(
+		while :; do
+			dd if="/dev/$1" of=/dev/null bs=64k iflag=direct 2>/dev/null
+			dd if=/dev/zero of="/dev/$1" bs=64k count=4 oflag=direct 2>/dev/null
+			dd if=/dev/zero of=/tmp/io-load bs=64k count=64 2>/dev/null
+		done
+	) &
+	LOADERS="$LOADERS $!"
+}
+
+stop_load()
+{
+	kill $LOADERS 2>/dev/null
+	wait $LOADERS 2>/dev/null
+	LOADERS=""
+	rm -f /tmp/io-load
+}
+
+# label DEV: the first line of the medium in DEV (the harness writes its
+# name there).
+label() { dd if="/dev/$1" bs=2048 count=1 2>/dev/null | head -n 1; }

@@ -4,22 +4,6 @@
 # away, the new one is polled and reports media changes (boot with
 # block.events_dfl_poll_msecs=1000).
 
-# wait_for_disk ID PRESENT SECS: wait until devof ID finds a disk (yes) or not (no).
-wait_for_disk()
-{
-	local i=0
-	while [ $i -lt $(($3 * 10)) ]; do
-		if devof "$1" >/dev/null; then
-			[ "$2" = yes ] && return 0
-		else
-			[ "$2" = no ] && return 0
-		fi
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
-
 watch_events
 old=$(devof cd1)
 check "hotplug: cd1 unplugged" -- host unplug cd1
