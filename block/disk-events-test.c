@@ -1071,13 +1071,16 @@ static void disk_without_check_events_has_no_events(struct kunit *test)
 
 /*
  * Threads that, until stopped, each open the disk as an exclusive writer
- * or a reader, flush its events, or block and unblock them, in turn.
- * Opens may fail with -EBUSY (another exclusive writer) or -ENXIO (the
- * disk was removed); any other failure is counted in @errors.
+ * or a reader, flush its events, block and unblock them, and with
+ * @outside_open call disk_check_media_change() directly, as a driver
+ * may outside ->open(), in turn.  Opens may fail with -EBUSY (another
+ * exclusive writer) or -ENXIO (the disk was removed); any other failure
+ * is counted in @errors.
  */
 struct hammers {
 	struct fake_disk	*fd;
 	struct task_struct	*tasks[HAMMERS];
+	bool			outside_open;
 	atomic_t		rounds;
 	atomic_t		errors;
 };
@@ -1098,10 +1101,11 @@ static int hammer_fn(void *data)
 {
 	struct hammers *h = data;
 	struct gendisk *disk = h->fd->disk;
-	unsigned int round = get_random_u32_below(4);
+	unsigned int kinds = h->outside_open ? 5 : 4;
+	unsigned int round = get_random_u32_below(kinds);
 
 	while (!kthread_should_stop()) {
-		switch (round++ % 4) {
+		switch (round++ % kinds) {
 		case 0:
 			hammer_open(h, BLK_OPEN_READ | BLK_OPEN_WRITE |
 				    BLK_OPEN_EXCL);
@@ -1115,6 +1119,9 @@ static int hammer_fn(void *data)
 		case 3:
 			disk_block_events(disk);
 			disk_unblock_events(disk);
+			break;
+		case 4:
+			disk_check_media_change(disk);
 			break;
 		}
 		atomic_inc(&h->rounds);
@@ -1137,7 +1144,8 @@ static void stop_hammers(void *data)
 }
 
 /* Start HAMMERS threads on @fd; they stop when the test ends, if not before. */
-static struct hammers *start_hammers(struct kunit *test, struct fake_disk *fd)
+static struct hammers *start_hammers(struct kunit *test, struct fake_disk *fd,
+				     bool outside_open)
 {
 	struct hammers *h = kunit_kzalloc(test, sizeof(*h), GFP_KERNEL);
 	struct task_struct *t;
@@ -1145,6 +1153,7 @@ static struct hammers *start_hammers(struct kunit *test, struct fake_disk *fd)
 
 	KUNIT_ASSERT_NOT_NULL(test, h);
 	h->fd = fd;
+	h->outside_open = outside_open;
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, stop_hammers, h), 0);
 	for (i = 0; i < HAMMERS; i++) {
 		t = kthread_run(hammer_fn, h, "disk-events-hammer%d", i);
@@ -1154,13 +1163,16 @@ static struct hammers *start_hammers(struct kunit *test, struct fake_disk *fd)
 	return h;
 }
 
-static void checks_stay_serial_under_many_blockers_and_flushes(struct kunit *test)
+/* Polled every 1 ms, @fd takes a second of hammers; did its checks overlap? */
+static void expect_serial_checks(struct kunit *test, bool outside_open)
 {
 	struct fake_disk *fd = fake_cdrom(test);
 	struct hammers *h;
 
+	/* Sleep in the driver, so another caller can get in even on one CPU. */
+	WRITE_ONCE(fd->slow_ms, 1);
 	set_poll_msecs(fd, "1");
-	h = start_hammers(test, fd);
+	h = start_hammers(test, fd, outside_open);
 	msleep(HAMMER_MS);
 	stop_hammers(h);
 	KUNIT_EXPECT_GT(test, atomic_read(&h->rounds), 4 * HAMMERS);
@@ -1170,13 +1182,19 @@ static void checks_stay_serial_under_many_blockers_and_flushes(struct kunit *tes
 	KUNIT_EXPECT_TRUE(test, keeps_polling(fd));
 }
 
+static void checks_stay_serial_under_many_blockers_and_flushes(struct kunit *test)
+{
+	expect_serial_checks(test, false);
+}
+
 static void removal_amid_many_blockers_ends_checks(struct kunit *test)
 {
 	struct fake_disk *fd = fake_cdrom(test);
 	struct hammers *h;
 
+	WRITE_ONCE(fd->slow_ms, 1);
 	set_poll_msecs(fd, "1");
-	h = start_hammers(test, fd);
+	h = start_hammers(test, fd, false);
 	msleep(HAMMER_MS / 2);
 	do_del_gendisk(fd);
 	msleep(HAMMER_MS / 2);
@@ -1992,6 +2010,12 @@ static void stray_bits_reach_neither_uevent_nor_pending(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, disk_check_media_change(fd->disk));
 }
 
+/* Mainline serialises only the clears that opens make, by open_mutex. */
+static void checks_stay_serial_with_clears_outside_open(struct kunit *test)
+{
+	expect_serial_checks(test, true);
+}
+
 static void concurrent_clears_never_overlap(struct kunit *test)
 {
 	struct fake_disk *fd = fake_cdrom(test);
@@ -2031,6 +2055,7 @@ static struct kunit_case disk_events_beyond_mainline_cases[] = {
 	KUNIT_CASE(undeclared_event_never_pending),
 	KUNIT_CASE(stray_bits_reach_neither_uevent_nor_pending),
 	KUNIT_CASE(concurrent_clears_never_overlap),
+	KUNIT_CASE(checks_stay_serial_with_clears_outside_open),
 	KUNIT_CASE(forced_change_uevent_carries_new_diskseq),
 	KUNIT_CASE(equal_intervals_share_a_tick),
 	KUNIT_CASE(check_after_flush_rejoins_the_grid),

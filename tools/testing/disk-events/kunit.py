@@ -68,6 +68,8 @@ def main():
     results.add("PASS" if n and status == 0 else "FAIL",
                 "kunit.py parse read %d cases, guest status %d" % (n, status))
     bad = console.splats(log)
+    for line in bad[:5]:
+        print("#   " + line)
     results.add("FAIL" if bad else "PASS",
                 "console clean (%d splat lines, %s)" % (len(bad), log))
     return 0

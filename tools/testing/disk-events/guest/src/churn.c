@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static volatile sig_atomic_t stop;
+static sig_atomic_t stop;	/* set by the SIGTERM handler */
 
 static void on_term(int sig)
 {
@@ -60,11 +60,12 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	signal(SIGTERM, on_term);
-	while (!stop) {
+	while (!__atomic_load_n(&stop, __ATOMIC_RELAXED)) {
 		dev = opendir("/dev");
 		if (!dev)
 			return 1;
-		while (!stop && (de = readdir(dev))) {
+		while (!__atomic_load_n(&stop, __ATOMIC_RELAXED) &&
+		       (de = readdir(dev))) {
 			if (strncmp(de->d_name, "sr", 2))
 				continue;
 			snprintf(path, sizeof(path), "/dev/%s", de->d_name);
