@@ -3,11 +3,11 @@
 #
 # mutants.sh [NAME...]: check each deliberately broken core in mutants/
 # (default: all) and show which tests caught it.  A mutant that passes
-# every test is a hole in the tests: exit 1.  Ends by re-assembling the
-# real core.  To keep a round short, each mutant runs the KUnit suites
-# and the end-to-end scenarios its patch names on a "Scenarios:" line
-# (those that exercise what it breaks); RUNNERS=all runs everything
-# "make check" runs.
+# every test is a hole in the tests: exit 1.  To keep a round short,
+# each mutant runs the KUnit suites and the end-to-end scenarios its
+# patch names on a "Scenarios:" line (those that exercise what it
+# breaks); RUNNERS=all runs everything "make check" runs.  Ends with the
+# real core assembled and built.
 
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -38,6 +38,9 @@ for m in "${names[@]}"; do
 	echo "mutant $m: caught by $caught failing results ($(tail -n1 "$BUILD/mutant-$m.log"))"
 	[ "$caught" -gt 0 ] || survivors=$((survivors + 1))
 done
+# The real core again, in the tree and in the debug kernel, so that a
+# later e2e.py or kunit.py run (which do not build) tests it.
 "$HARNESS/assemble.sh" >/dev/null
+"$HARNESS/build.sh" ours debug >/dev/null
 echo "$survivors of ${#names[@]} mutants survived"
 [ "$survivors" -eq 0 ]
