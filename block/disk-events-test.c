@@ -1286,6 +1286,34 @@ static void flapping_drive_sends_one_uevent_per_ack(struct kunit *test)
 
 /* --- allocation failures --- */
 
+/*
+ * Open @path in a kernel mount of debugfs, returned in @mnt for
+ * debugfs_close(); fails the test if it cannot.
+ */
+static struct file *debugfs_open(struct kunit *test, const char *path,
+				 int flags, struct vfsmount **mnt)
+{
+	struct file_system_type *type = get_fs_type("debugfs");
+	struct file *f;
+
+	KUNIT_ASSERT_NOT_NULL(test, type);
+	*mnt = kern_mount(type);
+	put_filesystem(type);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(*mnt));
+	f = file_open_root_mnt(*mnt, path, flags, 0);
+	if (IS_ERR(f)) {
+		kern_unmount(*mnt);
+		KUNIT_FAIL_AND_ABORT(test, "cannot open debugfs %s", path);
+	}
+	return f;
+}
+
+static void debugfs_close(struct file *f, struct vfsmount *mnt)
+{
+	fput(f);
+	kern_unmount(mnt);
+}
+
 #if defined(CONFIG_FAILSLAB) && defined(CONFIG_FAULT_INJECTION_DEBUG_FS)
 /*
  * Write @val to debugfs file @path, as a user would: debugfs' attribute
@@ -1295,7 +1323,6 @@ static void flapping_drive_sends_one_uevent_per_ack(struct kunit *test)
 static void debugfs_write(struct kunit *test, const char *path,
 			  const char *val)
 {
-	struct file_system_type *type = get_fs_type("debugfs");
 	size_t len = strlen(val);
 	unsigned long ubuf;
 	struct vfsmount *mnt;
@@ -1307,18 +1334,9 @@ static void debugfs_write(struct kunit *test, const char *path,
 			     MAP_ANONYMOUS | MAP_PRIVATE, 0);
 	KUNIT_ASSERT_NE(test, ubuf, 0);
 	KUNIT_ASSERT_EQ(test, copy_to_user((void __user *)ubuf, val, len), 0);
-	KUNIT_ASSERT_NOT_NULL(test, type);
-	mnt = kern_mount(type);
-	put_filesystem(type);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
-	f = file_open_root_mnt(mnt, path, O_WRONLY, 0);
-	if (IS_ERR(f)) {
-		kern_unmount(mnt);
-		KUNIT_FAIL_AND_ABORT(test, "cannot open debugfs %s", path);
-	}
+	f = debugfs_open(test, path, O_WRONLY, &mnt);
 	ret = vfs_write(f, (const char __user *)ubuf, len, &pos);
-	fput(f);
-	kern_unmount(mnt);
+	debugfs_close(f, mnt);
 	KUNIT_ASSERT_EQ(test, ret, (ssize_t)len);
 }
 
@@ -1865,27 +1883,17 @@ static ssize_t read_seq_file(struct file *f, char *buf, size_t len)
  */
 static long long stat_of(struct fake_disk *fd, const char *key)
 {
-	struct file_system_type *type = get_fs_type("debugfs");
 	char path[64], buf[512], *line;
 	struct vfsmount *mnt;
 	struct file *f;
 	long long val;
 	ssize_t len;
 
-	KUNIT_ASSERT_NOT_NULL(fd->test, type);
-	mnt = kern_mount(type);
-	put_filesystem(type);
-	KUNIT_ASSERT_FALSE(fd->test, IS_ERR(mnt));
 	snprintf(path, sizeof(path), "block/%s/disk_events",
 		 fd->disk->disk_name);
-	f = file_open_root_mnt(mnt, path, O_RDONLY, 0);
-	if (IS_ERR(f)) {
-		kern_unmount(mnt);
-		KUNIT_FAIL_AND_ABORT(fd->test, "no debugfs file %s", path);
-	}
+	f = debugfs_open(fd->test, path, O_RDONLY, &mnt);
 	len = read_seq_file(f, buf, sizeof(buf) - 1);
-	fput(f);
-	kern_unmount(mnt);
+	debugfs_close(f, mnt);
 	KUNIT_ASSERT_GT(fd->test, len, 0);
 	buf[len] = '\0';
 

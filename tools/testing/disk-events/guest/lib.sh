@@ -7,6 +7,7 @@ TAP_N=0
 TAP_FAILED=0
 EVENTS_LOG=/tmp/events.log
 TRACING=/sys/kernel/tracing
+DFL_POLL=/sys/module/block/parameters/events_dfl_poll_msecs
 
 echo "TAP version 13"
 
@@ -177,20 +178,28 @@ disk_stat()
 		"/sys/kernel/debug/block/$1/disk_events" 2>/dev/null
 }
 
+# trace_events EVENT...: record EVENTs only, from now on, in an empty
+# trace.
+trace_events()
+{
+	echo 0 > $TRACING/tracing_on
+	# Under TCG the default clock can tick in jiffies; mono does not.
+	echo mono > $TRACING/trace_clock
+	echo > $TRACING/trace
+	echo "$*" > $TRACING/set_event
+	echo 1 > $TRACING/tracing_on
+}
+
 # trace_start: record timer expiries, the workqueue's disk events work
 # and wake-ups of halpoll, from now on.
 trace_start()
 {
 	echo 0 > $TRACING/tracing_on
 	echo 4096 > $TRACING/buffer_size_kb
-	# Under TCG the default clock can tick in jiffies; mono does not.
-	echo mono > $TRACING/trace_clock
-	echo > $TRACING/trace
 	echo 'comm == "halpoll"' > $TRACING/events/sched/sched_wakeup/filter
-	echo timer:timer_expire_entry workqueue:workqueue_queue_work \
+	trace_events timer:timer_expire_entry workqueue:workqueue_queue_work \
 		workqueue:workqueue_execute_start workqueue:workqueue_execute_end \
-		sched:sched_wakeup sched:sched_switch > $TRACING/set_event
-	echo 1 > $TRACING/tracing_on
+		sched:sched_wakeup sched:sched_switch
 }
 
 # trace_figures: stop tracing and print, from the trace, "wakeups N"
@@ -303,8 +312,6 @@ churn_intervals()
 	) &
 	LOADERS="$LOADERS $!"
 }
-
-DFL_POLL=/sys/module/block/parameters/events_dfl_poll_msecs
 
 reset_intervals()
 {

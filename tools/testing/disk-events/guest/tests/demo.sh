@@ -19,7 +19,7 @@ insert()
 
 cd=$(devof cd0)
 start_udev
-dfl=$(cat /sys/module/block/parameters/events_dfl_poll_msecs)
+dfl=$(cat $DFL_POLL)
 step "drives with disk events (udev running, polling every $dfl ms)"
 diskevents list
 watch_events show

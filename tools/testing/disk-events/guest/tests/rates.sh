@@ -7,7 +7,6 @@
 # the point is which interval applies, not its precision.
 
 GESN=74
-DFL=/sys/module/block/parameters/events_dfl_poll_msecs
 WINDOW=4
 
 # polls ID...: GESN commands each drive received in $WINDOW seconds.
@@ -45,14 +44,14 @@ host change cd1 cd1-disc >/dev/null
 ack "$(devof cd0)"; ack "$(devof cd1)"
 
 expect_rates "boot default 1000" cd0 1000 cd1 1000
-echo 500 > $DFL
+echo 500 > $DFL_POLL
 expect_rates "default 500 at run time" cd0 500 cd1 500
 echo 0 > $c0
 expect_rates "cd0 own 0 stops it only" cd0 0 cd1 500
 echo 250 > $c0
 expect_rates "cd0 own 250 wins over the default" cd0 250 cd1 500
 echo -1 > $c0
-echo 0 > $DFL
+echo 0 > $DFL_POLL
 expect_rates "cd0 back to the default, default 0" cd0 0 cd1 0
-echo 2000 > $DFL
+echo 2000 > $DFL_POLL
 expect_rates "default 2000" cd0 2000 cd1 2000

@@ -37,11 +37,7 @@ d=$(devof cd0)
 echo freezer > /sys/power/pm_test
 echo 3 > /sys/module/suspend/parameters/pm_test_delay
 echo 200 > "/sys/block/$d/events_poll_msecs"
-echo 0 > $TRACING/tracing_on
-echo mono > $TRACING/trace_clock
-echo > $TRACING/trace
-echo workqueue:workqueue_execute_start power:suspend_resume > $TRACING/set_event
-echo 1 > $TRACING/tracing_on
+trace_events workqueue:workqueue_execute_start power:suspend_resume
 
 cycles=${dsuspends:-5}
 i=0 suspended=0 reported=0
