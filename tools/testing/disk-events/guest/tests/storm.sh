@@ -30,7 +30,8 @@ while [ $i -lt "$cycles" ]; do
 	i=$((i + 1))
 done
 stop_load
-diag "storm: $i cycles, plug to disk $((plug_ms / (i + 1))) ms, unplug to gone $((unplug_ms / (i + 1))) ms on average"
+diag "storm: $i cycles, on average plug to disk $((plug_ms / (i + 1))) ms," \
+	"unplug to gone $((unplug_ms / (i + 1))) ms"
 check "storm: $i of $cycles plug, insert, unplug cycles ($((($(now_ms) - t0) / 1000)) s)" -- \
 	test "$i" -eq "$cycles"
 

@@ -31,5 +31,7 @@ check "swaps: every uevent came within 10 s ($slow late)" -- test "$slow" -eq 0
 check "swaps: every read found the disc just inserted ($right of $swaps)" -- \
 	test "$right" -eq "$swaps"
 check "swaps: the uevents carry rising disk sequence numbers" -- \
-	awk -v d="$d" '$2 == d && /media_change/ { split($NF, s, "="); if (s[2] + 0 <= last) bad = 1; last = s[2] + 0 } END { exit bad }' $EVENTS_LOG
+	awk -v d="$d" '$2 == d && /media_change/ {
+		split($NF, s, "="); if (s[2] + 0 <= last) bad = 1; last = s[2] + 0
+	} END { exit bad }' $EVENTS_LOG
 kill $WATCHER
