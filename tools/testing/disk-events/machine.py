@@ -40,6 +40,11 @@ def drives(drive_set):
 # QEMU machine type of each drive set; "pc" (i440FX, PIIX IDE) otherwise.
 MACHINE = {"q35": "q35"}
 
+# Two CPUs the guest can see.  Our kernels have no ACPI, so they find
+# CPUs in SeaBIOS's MP table, which lists one CPU per socket: with
+# "-smp 2" (two cores in one socket) the guest brings up one CPU.
+SMP = "2,sockets=2"
+
 IMAGE_SIZE = {"floppy": 1474560}        # 1.44 MB, so the driver autodetects
 DEFAULT_SIZE = 1 << 20
 
@@ -86,7 +91,7 @@ def drive_args(rundir, kind, qid, medium):
 def qemu_args(drive_set, rundir, kernel, initrd, append, sockets, mem="1G"):
     """The whole QEMU command line for a run."""
     args = ["qemu-system-x86_64", "-accel", "tcg",
-            "-M", MACHINE.get(drive_set, "pc"), "-smp", "2",
+            "-M", MACHINE.get(drive_set, "pc"), "-smp", SMP,
             "-m", mem, "-nodefaults", "-no-reboot", "-display", "none",
             "-kernel", kernel, "-initrd", initrd, "-append", append,
             "-chardev", "socket,id=con,path=%s" % sockets["console"],
