@@ -9,6 +9,7 @@ own "tools/testing/kunit/kunit.py parse", and record each case as a
 result.  On the stock tree, a failure in a suite whose name ends in
 "_beyond_mainline" (behaviour only our core has) is an XFAIL, a pass
 there an XPASS (counted as a failure: the base should not have it).
+KUNIT_FILTER=GLOB runs only the cases it matches (kunit.filter_glob).
 """
 
 import json
@@ -47,10 +48,12 @@ def main():
     rundir = os.path.join(e2e.BUILD, "run", tree, "kunit")
     log, js = rundir + ".log", rundir + ".json"
     os.makedirs(rundir, exist_ok=True)
+    glob = os.environ.get("KUNIT_FILTER")
+    only = " kunit.filter_glob=" + glob if glob else ""
     status = vm.run([
         "--kernel", os.path.join(e2e.BUILD, "obj", tree + "-debug", "arch/x86/boot/bzImage"),
         "--initrd", os.path.join(e2e.BUILD, "guest.cpio"),
-        "--append", "%s loglevel=7 kunit.enable=1 dtest=boot" % e2e.APPEND,
+        "--append", "%s loglevel=7 kunit.enable=1 dtest=boot%s" % (e2e.APPEND, only),
         "--drives", "standard", "--rundir", rundir, "--log", log,
         "--timeout", "600"])
     src = e2e.BUILD + ("/linux" if tree == "ours" else "/stock")
