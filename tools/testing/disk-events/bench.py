@@ -20,6 +20,7 @@ import subprocess
 import sys
 
 import e2e
+import machine
 import vm
 
 POLL_MS = 2000
@@ -193,7 +194,8 @@ def main():
     text = "\n".join([
         "# Disk events polling: our core, the base, user space",
         "",
-        "Written by `make bench` on %s: %s, %d CPUs, %s under TCG (2 vCPUs); "
+        "Written by `make bench` on %s: %s, %d CPUs, %s under TCG, guests "
+        "with two CPUs (-smp %s); "
         "base %s.  Each guest has N virtio-scsi CD drives with a disc, "
         "polled every %d ms; figures over a %d s idle window, then 20 media "
         "changes on one drive at random phases.  Wake-ups: distinct jiffies "
@@ -204,7 +206,7 @@ def main():
         "commands: QEMU's SCSI trace, device side.  Latency: host clock, "
         "QMP command to the event line on the serial console." % (
             datetime.date.today().isoformat(), platform.node(), os.cpu_count(),
-            qemu, base, POLL_MS, WINDOW_S),
+            qemu, machine.SMP, base, POLL_MS, WINDOW_S),
         "",
         table(rows),
         "",
