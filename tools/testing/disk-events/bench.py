@@ -198,12 +198,12 @@ def main():
         "with two CPUs (-smp %s); "
         "base %s.  Each guest has N virtio-scsi CD drives with a disc, "
         "polled every %d ms; figures over a %d s idle window, then 20 media "
-        "changes on one drive at random phases.  Wake-ups: distinct jiffies "
-        "at which a timer queued disk events work (halpoll: at which it was "
-        "woken).  Checks and time per check: workqueue tracepoints, CPU time "
-        "from sched_switch (halpoll: its own wall and thread CPU clocks around "
-        "open-ioctl-close).  GESN/s and "
-        "commands: QEMU's SCSI trace, device side.  Latency: host clock, "
+        "changes on one drive at random phases.  Wake-ups: distinct timer "
+        "wheel buckets (the trace's baseclk) from which a timer queued disk "
+        "events work (halpoll: jiffies at which it was woken).  Checks and "
+        "time per check: workqueue tracepoints, CPU time from sched_switch "
+        "(halpoll: its own wall and thread CPU clocks around "
+        "open-ioctl-close).  GESN/s and commands: QEMU's SCSI trace, device side.  Latency: host clock, "
         "QMP command to the event line on the serial console." % (
             datetime.date.today().isoformat(), platform.node(), os.cpu_count(),
             qemu, machine.SMP, base, POLL_MS, WINDOW_S),

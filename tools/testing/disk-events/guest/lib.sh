@@ -203,12 +203,12 @@ trace_start()
 }
 
 # trace_figures: stop tracing and print, from the trace, "wakeups N"
-# (distinct jiffies at which a timer queued disk events work, or at which
-# halpoll was woken), "checks N" (disk events work items run),
-# "work_ns N" (their total time, start to end, waits for the drive
-# included) and "cpu_ns N" (the part of it their workers spent on a CPU,
-# from the scheduler's switches).  The same method
-# works on any kernel: it needs no tracepoint of ours.
+# (distinct timer wheel buckets from which a timer queued disk events
+# work, and jiffies at which halpoll was woken), "checks N" (disk events
+# work items run), "work_ns N" (their total time, start to end, waits
+# for the drive included) and "cpu_ns N" (the part of it their workers
+# spent on a CPU, from the scheduler's switches).  The same method works
+# on any kernel: it needs no tracepoint of ours.
 trace_figures()
 {
 	echo 0 > $TRACING/tracing_on
@@ -221,9 +221,12 @@ trace_figures()
 			if ($i ~ /^[0-9]+\.[0-9]+:$/)
 				ts = substr($i, 1, length($i) - 1)
 	}
+	# Key a timer by the wheel bucket it expired from (baseclk), not
+	# by the jiffies it ran at (now): timers of one bucket run one by
+	# one, and under TCG a tick can land between them.
 	/timer_expire_entry:/ && /function=delayed_work_timer_fn/ {
-		match($0, /now=[0-9]+/)
-		expiry[cpu] = substr($0, RSTART + 4, RLENGTH - 4)
+		match($0, /baseclk=[0-9]+/)
+		expiry[cpu] = substr($0, RSTART + 8, RLENGTH - 8)
 		next
 	}
 	/workqueue_queue_work:/ && /function=disk_events_workfn/ {
