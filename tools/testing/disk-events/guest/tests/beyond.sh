@@ -26,8 +26,8 @@ low=$((4 * (window / 1000 - 1))) high=$((4 * (window / 1000 + 2)))
 check "beyond: 4 drives at 1000 ms made $checks checks in $window ms ($low to $high)" -- \
 	test "$checks" -ge $low -a "$checks" -le $high
 most=$(((checks + 3) / 4 + 2))
-check "$(beyond "beyond: their timers woke the machine $wakeups times for $checks checks (at most $most)")" -- \
-	test "$wakeups" -le $most
+woke="their timers woke the machine $wakeups times for $checks checks"
+check "$(beyond "beyond: $woke (at most $most)")" -- test "$wakeups" -le $most
 
 # Statistics against the device: one GESN per check of an idle sr.
 c0=$(disk_stat "$d" checks)
