@@ -203,8 +203,9 @@ def main():
         "events work (halpoll: jiffies at which it was woken).  Checks and "
         "time per check: workqueue tracepoints, CPU time from sched_switch "
         "(halpoll: its own wall and thread CPU clocks around "
-        "open-ioctl-close).  GESN/s and commands: QEMU's SCSI trace, device side.  Latency: host clock, "
-        "QMP command to the event line on the serial console." % (
+        "open-ioctl-close).  GESN/s and commands: QEMU's SCSI trace, device "
+        "side.  Latency: host clock, QMP command to the event line on the "
+        "serial console." % (
             datetime.date.today().isoformat(), platform.node(), os.cpu_count(),
             qemu, machine.SMP, base, POLL_MS, WINDOW_S),
         "",

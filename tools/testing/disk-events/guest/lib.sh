@@ -200,6 +200,7 @@ trace_start()
 	trace_events timer:timer_expire_entry workqueue:workqueue_queue_work \
 		workqueue:workqueue_execute_start workqueue:workqueue_execute_end \
 		sched:sched_wakeup sched:sched_switch
+	TRACE_T0=$(now_ms)
 }
 
 # trace_figures: stop tracing and print, from the trace, "wakeups N"
@@ -207,11 +208,13 @@ trace_start()
 # work, and jiffies at which halpoll was woken), "checks N" (disk events
 # work items run), "work_ns N" (their total time, start to end, waits
 # for the drive included) and "cpu_ns N" (the part of it their workers
-# spent on a CPU, from the scheduler's switches).  The same method works
-# on any kernel: it needs no tracepoint of ours.
+# spent on a CPU, from the scheduler's switches), and "window_ms N"
+# (how long it traced).  The same method works on any kernel: it needs
+# no tracepoint of ours.
 trace_figures()
 {
 	echo 0 > $TRACING/tracing_on
+	echo "window_ms $(($(now_ms) - TRACE_T0))"
 	awk '
 	{
 		for (i = 1; i <= NF; i++)
