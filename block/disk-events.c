@@ -42,11 +42,12 @@
  * check.  Disks with equal intervals are thus checked in the same timer
  * tick, and those whose intervals are multiples of each other meet on
  * the longer interval's ticks: N drives wake an idle machine once per
- * interval, not N times.  Immediate checks (add, open, flush, interval
- * change) still run at once; the check after them is back
- * on the grid.  Each disk keeps its own work item, so the checks of one
- * tick run side by side on the workqueue's workers and a drive that
- * takes seconds to answer delays no other.
+ * interval, not N times.  Immediate checks (when the disk is added or
+ * flushed, or its interval changes) still run at once; the periodic
+ * check after them, and after an unblock, is back on the grid.  Each
+ * disk keeps its own work item, so the checks of one tick run side by
+ * side on the workqueue's workers and a drive that takes seconds to
+ * answer delays no other.
  *
  * Locking:
  *   disk_events_mutex   the list of all live disk_events (for default
@@ -67,8 +68,9 @@
  * counters in debugfs, block/<disk>/disk_events.
  *
  * The work runs on system_freezable_power_efficient_wq: it does not run
- * while tasks are frozen for suspend, and it may run on any CPU, so a
- * poll need not wake an idle one.
+ * while tasks are frozen for suspend.  That workqueue is per-CPU unless
+ * workqueue.power_efficient (or CONFIG_WQ_POWER_EFFICIENT_DEFAULT) makes
+ * it unbound, in which case a poll need not wake an idle CPU.
  */
 #include <linux/blkdev.h>
 #include <linux/debugfs.h>
@@ -80,9 +82,6 @@
 
 #define CREATE_TRACE_POINTS
 #include <trace/events/disk_events.h>
-
-/* The longest poll interval sysfs accepts: one day. */
-#define DISK_EVENTS_MAX_POLL_MSECS	(24 * 60 * 60 * 1000L)
 
 /* The events this file knows, as indexes into disk_event_names[]. */
 #define DISK_EVENTS_NR		2
@@ -200,11 +199,15 @@ static void disk_events_schedule(struct disk_events *ev, bool now)
 
 /*
  * Tell user space about @events: one KOBJ_CHANGE uevent naming each event
- * the disk declares in disk->events.
+ * the disk declares in disk->events.  Only a uevent that was sent is
+ * traced and counted: none while the device's uevents are suppressed
+ * (add_disk() does so during its partition scan), when kobject_uevent_env()
+ * quietly drops them.
  */
 static void disk_events_send_uevent(struct gendisk *disk, unsigned int events)
 {
 	char *envp[ARRAY_SIZE(disk_event_names) + 1] = { };
+	struct device *dev = disk_to_dev(disk);
 	struct disk_events *ev = disk->ev;
 	int i, n = 0;
 
@@ -215,7 +218,9 @@ static void disk_events_send_uevent(struct gendisk *disk, unsigned int events)
 	if (!n)
 		return;
 
-	kobject_uevent_env(&disk_to_dev(disk)->kobj, KOBJ_CHANGE, envp);
+	if (kobject_uevent_env(&dev->kobj, KOBJ_CHANGE, envp) ||
+	    dev_get_uevent_suppress(dev))
+		return;
 	trace_disk_events_uevent(disk, events, disk->diskseq);
 	if (ev) {
 		spin_lock_irq(&ev->lock);
@@ -369,7 +374,9 @@ static void disk_events_unblock(struct disk_events *ev, bool check_now)
  * disk_unblock_events - undo one disk_block_events()
  * @disk: the disk
  *
- * When the depth drops to 0, polling resumes after one interval.
+ * When the depth drops to 0, polling resumes: the next check is due at
+ * the next grid point of the disk's interval (see "Aligned polling"),
+ * not at once.
  *
  * Context: any context.
  */
@@ -461,17 +468,19 @@ EXPORT_SYMBOL(disk_check_media_change);
  * @disk: the disk
  *
  * For drivers that know the medium changed (loop, nbd, floppy on a
- * format change): gives the disk a new sequence number, sends the media
- * change uevent if the disk declares that event, and invalidates the
- * whole device's page cache, dentries and inodes.  Callers that need a
- * partition rescan arrange for it themselves.
+ * format change): sends the media change uevent if the disk declares
+ * that event, then gives the disk a new sequence number, and invalidates
+ * the whole device's page cache, dentries and inodes.  The uevent thus
+ * carries the sequence number of the medium that went away, as it always
+ * has here (a polled change, in disk_events_report(), carries the new
+ * one).  Callers that need a partition rescan arrange for it themselves.
  *
  * Context: process context, may sleep.
  */
 void disk_force_media_change(struct gendisk *disk)
 {
-	inc_diskseq(disk);
 	disk_events_send_uevent(disk, DISK_EVENT_MEDIA_CHANGE);
+	inc_diskseq(disk);
 	bdev_mark_dead(disk->part0, true);
 }
 EXPORT_SYMBOL_GPL(disk_force_media_change);
@@ -516,32 +525,20 @@ static ssize_t events_poll_msecs_show(struct device *dev,
 	return sysfs_emit(buf, "%ld\n", ev ? READ_ONCE(ev->poll_msecs) : -1L);
 }
 
-/**
- * disk_events_parse_msecs - parse a poll interval written by user space
- * @buf: the text: a whole decimal number, optionally followed by a newline
- * @min: the least value accepted
- * @msecs: where to store the value
- *
- * Return: 0, -EINVAL for anything but a decimal number (kstrtol()'s
- * leading '+' included), or -ERANGE for a number below @min or above
- * %DISK_EVENTS_MAX_POLL_MSECS.
+/*
+ * Poll intervals reach msecs_to_jiffies(), which takes an unsigned int:
+ * a larger value would be truncated into some other interval, so it is
+ * refused instead.
  */
-static int disk_events_parse_msecs(const char *buf, long min, long *msecs)
+static int disk_events_check_range(unsigned long msecs)
 {
-	long val;
-	int ret;
-
-	if (buf[0] == '+')
-		return -EINVAL;
-	ret = kstrtol(buf, 10, &val);
-	if (ret)
-		return ret;
-	if (val < min || val > DISK_EVENTS_MAX_POLL_MSECS)
-		return -ERANGE;
-	*msecs = val;
-	return 0;
+	return msecs > UINT_MAX ? -ERANGE : 0;
 }
 
+/*
+ * Takes a decimal number as kstrtol() reads it: -1 (follow the default),
+ * 0 (no polling) or a positive interval in milliseconds.
+ */
 static ssize_t events_poll_msecs_store(struct device *dev,
 				       struct device_attribute *attr,
 				       const char *buf, size_t count)
@@ -550,12 +547,16 @@ static ssize_t events_poll_msecs_store(struct device *dev,
 	long msecs;
 	int ret;
 
-	/* kstrtol() would stop at an embedded NUL and take what precedes it. */
-	if (strnlen(buf, count) != count)
-		return -EINVAL;
-	ret = disk_events_parse_msecs(buf, -1, &msecs);
+	ret = kstrtol(buf, 10, &msecs);
 	if (ret)
 		return ret;
+	if (msecs < -1)
+		return -EINVAL;
+	if (msecs > 0) {
+		ret = disk_events_check_range(msecs);
+		if (ret)
+			return ret;
+	}
 	if (!disk->ev)
 		return -ENODEV;
 
@@ -574,16 +575,19 @@ DEVICE_ATTR_RW(events_poll_msecs);
 /*
  * block.events_dfl_poll_msecs, on the command line or in
  * /sys/module/block/parameters/: the interval of disks whose own is -1.
+ * It reads as every unsigned long parameter does (kstrtoul(), base 0).
  * A change rechecks every disk at once, so each picks up its new interval.
  */
 static int disk_events_set_dfl_poll_msecs(const char *val,
 					  const struct kernel_param *kp)
 {
 	struct disk_events *ev;
-	long msecs;
+	unsigned long msecs;
 	int ret;
 
-	ret = disk_events_parse_msecs(val, 0, &msecs);
+	ret = kstrtoul(val, 0, &msecs);
+	if (!ret)
+		ret = disk_events_check_range(msecs);
 	if (ret)
 		return ret;
 	WRITE_ONCE(*(unsigned long *)kp->arg, msecs);

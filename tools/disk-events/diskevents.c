@@ -4,7 +4,9 @@
  * eject request) for removable drives.
  *
  * It reads sysfs and the kernel's uevent netlink socket directly, so it
- * needs no daemon: see "diskevents --help".
+ * needs no daemon: see "diskevents --help".  The core's statistics in
+ * debugfs are not a stable interface: they are shown when present, and
+ * nothing else depends on them.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -31,12 +33,13 @@ static const char usage[] =
 "\n"
 "Commands:\n"
 "  list [--stats]       one line per disk that supports events: device,\n"
-"                       events, effective poll interval and its source,\n"
-"                       events pending until the next open (\"?\" without\n"
-"                       the core's debugfs statistics: they need root and\n"
-"                       debugfs); --stats adds every statistic: checks,\n"
-"                       events found, uevents sent, last check, time\n"
-"                       blocked, block depth\n"
+"                       events and effective poll interval with its\n"
+"                       source (from sysfs), and the events pending until\n"
+"                       the next open (from the core's debugfs statistics\n"
+"                       when present, which need root; \"?\" otherwise);\n"
+"                       --stats adds every statistic: checks, events\n"
+"                       found, uevents sent, last check, time blocked,\n"
+"                       block depth\n"
 "  watch [--json] [--count N] [--timeout SECS]\n"
 "                       print block device uevents as they arrive: time\n"
 "                       (seconds since boot), device, action, events and\n"
@@ -125,25 +128,19 @@ static void print_stats(const char *stats)
 }
 
 /*
- * A disk's interval: its own events_poll_msecs if >= 0, else the system
- * default.  The core's statistics say which, exactly; without them, only
- * drivers that report events to user space (a non-empty "events") are
- * taken to poll on the default, which holds for sr and sd.
+ * A disk's interval, from sysfs (a stable interface): its own
+ * events_poll_msecs if >= 0, else the system default.  Drivers do not
+ * show in sysfs whether they follow the default; those that report
+ * events to user space (a non-empty "events") are taken to, which holds
+ * for every in-tree driver (sr and sd do, the floppy does neither).
  */
 static void describe_interval(const char *msecs, const char *events,
-			      const char *stats, char *buf, size_t len)
+			      char *buf, size_t len)
 {
-	char dfl[32] = "?", source[32], eff[32];
+	char dfl[32] = "?";
 	long own = strtol(msecs, NULL, 10);
 
-	stat_get(stats, "poll_source", source, sizeof(source));
-	stat_get(stats, "poll_msecs", eff, sizeof(eff));
-	if (strcmp(source, "?") && strcmp(eff, "?")) {
-		if (strtol(eff, NULL, 10) > 0)
-			snprintf(buf, len, "%s ms (%s)", eff, source);
-		else
-			snprintf(buf, len, "off (%s)", source);
-	} else if (own > 0) {
+	if (own > 0) {
 		snprintf(buf, len, "%ld ms (own)", own);
 	} else if (own == 0) {
 		snprintf(buf, len, "off (own)");
@@ -169,13 +166,15 @@ static bool list_disk(const char *dev, bool with_stats)
 	    read_disk_attr(dev, "events", events, sizeof(events)) ||
 	    !(strcmp(msecs, "-1") | strcmp(events, "")))
 		return false;
+	describe_interval(msecs, events, intv, sizeof(intv));
 	read_stats(dev, stats, sizeof(stats));
-	describe_interval(msecs, events, stats, intv, sizeof(intv));
 	stat_get(stats, "pending", pending, sizeof(pending));
 	printf("%-10s %-28s %-20s %s\n", dev, *events ? events : "-", intv,
 	       pending);
-	if (with_stats)
+	if (with_stats && *stats)
 		print_stats(stats);
+	else if (with_stats)
+		printf("    (no statistics: they need debugfs and root)\n");
 	return true;
 }
 

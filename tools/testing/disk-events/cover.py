@@ -4,11 +4,12 @@
 
 COVER is the 0000-cover-letter.patch to rewrite; TEXT holds a
 "Subject:" line and the blurb; RESULTS, if it exists, is make bench's
-Markdown, whose table is quoted after the blurb.
+Markdown, whose method line and table are quoted after the blurb.
 """
 
 import os
 import sys
+import textwrap
 
 
 def bench_table(path):
@@ -16,9 +17,11 @@ def bench_table(path):
         return "(no bench results yet: run make bench)\n"
     with open(path) as f:
         lines = f.read().splitlines()
+    method = next((l for l in lines if l.startswith("Written by")), "")
     keep = [l for l in lines if l.startswith("|") or l.startswith("- ")]
-    return "Measured by make bench (%s):\n\n%s\n" % (
-        os.path.basename(path), "\n".join(keep))
+    head = textwrap.fill("Measured by make bench (%s). %s" % (
+        os.path.basename(path), method), 72)
+    return "%s\n\n%s\n" % (head, "\n".join(keep))
 
 
 def main():

@@ -13,6 +13,8 @@ BASE_PACKAGE=linux-source-6.12
 
 # Files we own: everything tracked (or new, not ignored) under these dirs.
 OWNED_DIRS="block include drivers Documentation tools"
+# Of those, the core: the files that make series builds up step by step.
+CORE_FILES="block/disk-events.c include/trace/events/disk_events.h"
 
 die() { echo "$(basename "$0"): $*" >&2; exit 1; }
 

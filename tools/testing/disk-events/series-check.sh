@@ -2,11 +2,19 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # series-check.sh [TREE]: "make series-check", and part of "make check"
-# for TREE=ours.  Write the series (series.sh), apply it with git am onto
-# a fresh branch at the pristine base, build the debug kernel after every
-# patch (bisectable: ccache keeps it cheap) and run checkpatch --strict
-# on every patch.  PASS/FAIL lines go to $RESULTS.  Leaves the tree on
-# branch "ours", rebuilt.
+# for TREE=ours.  Write the series (series.sh) as a fixed test identity,
+# apply it with git am onto a fresh branch at the pristine base, and for
+# every patch: checkpatch --strict; if it touches kernel sources, build
+# the debug kernel, and compile the C files it touches again with W=1
+# and sparse, and run kernel-doc -Wall on its C files and headers; if it
+# touches the tool, build it with -Werror.  Then:
+#   - the rewrite (the step that says "Core: rewrite"), with the KUnit
+#     suites of a later patch added, passes the "disk_events" suite
+#     (mainline's behaviour), as the base does;
+#   - the patches after the KUnit one change no kernel source, so the
+#     KUnit results of our tree (kunit.py, both kinds) are theirs too.
+# PASS/FAIL lines go to $RESULTS.  Leaves the tree on branch "ours",
+# rebuilt.
 
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -15,33 +23,100 @@ RESULT_PREFIX="series: "
 
 # The kernel's scripts/spdxcheck.py wants Debian's python3-ply and -git.
 export PATH=/usr/bin:$PATH
-export GIT_COMMITTER_NAME=disk-events GIT_COMMITTER_EMAIL=disk-events@localhost
+# A test identity, for these test commits only (git config, not the user's).
+export GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0="Disk Events Test"
+export GIT_CONFIG_KEY_1=user.email GIT_CONFIG_VALUE_1="test@disk-events.invalid"
 obj=$OBJ/ours-debug
+lint=$OBJ/series-lint
+kmake() { make -s -C "$TREE" ARCH=x86_64 CC="ccache gcc" "$@"; }
 
 # build_here NAME: build the checked-out tree with the debug config, as
 # far as its Kconfig knows the options.
 build_here()
 {
 	cp "$obj.kconfig/.config" "$obj/.config"
-	make -s -C "$TREE" O="$obj" ARCH=x86_64 CC="ccache gcc" olddefconfig >/dev/null &&
-		make -s -C "$TREE" O="$obj" ARCH=x86_64 CC="ccache gcc" \
-			-j"$(nproc)" bzImage >/dev/null 2>"$BUILD/series-build.err"
+	kmake O="$obj" olddefconfig >/dev/null &&
+		kmake O="$obj" -j"$(nproc)" bzImage >/dev/null 2>"$BUILD/series-build.err"
 	result $? "kernel builds after $1" || head -n 20 "$BUILD/series-build.err"
+}
+
+# lint_here NAME FILE...: W=1 and sparse on the kernel C files, compiled
+# afresh, and kernel-doc -Wall on them and the headers.
+lint_here()
+{
+	local name=$1 f out objs=
+	shift
+	mkdir -p "$lint"
+	cmp -s "$obj/.config" "$lint/.config" || cp "$obj/.config" "$lint/.config"
+	for f; do
+		case $f in
+		*.c)	objs+=" ${f%.c}.o"; rm -f "$lint/${f%.c}.o" ;;
+		esac
+		out=$("$TREE/scripts/kernel-doc" -none -Wall "$TREE/$f" 2>&1)
+		[ -z "$out" ]
+		result $? "kernel-doc -Wall $f after $name" || echo "$out" | head -n 20
+	done
+	[ -n "$objs" ] || return 0
+	out=$(kmake O="$lint" olddefconfig 2>&1 >/dev/null &&
+	      kmake O="$lint" C=1 W=1 $objs 2>&1 | grep -v '^make\|^  [A-Z]')
+	[ -z "$out" ]
+	result $? "W=1 and sparse clean after $name:$objs" || echo "$out" | head -n 20
+}
+
+# kernel_files COMMIT: the kernel sources (not docs, tools, MAINTAINERS)
+# that COMMIT changes, and still exist.
+kernel_files()
+{
+	git -C "$TREE" diff --name-only --diff-filter=d "$1^" "$1" -- . \
+		':!Documentation' ':!tools' ':!MAINTAINERS'
 }
 
 "$HARNESS/series.sh" >/dev/null
 result $? "make series writes the series" || exit 0
 git -C "$TREE" checkout -q -f -B series-check base
-for p in "$BUILD"/series/00[0-9][1-9]-*.patch; do
+n=0 kunit_at=
+for p in "$BUILD"/series/00[0-9][0-9]-*.patch; do
 	name=$(basename "$p")
+	case $name in 0000-*) continue ;; esac
 	git -C "$TREE" am -q --whitespace=nowarn "$p"
 	result $? "git am $name onto the pristine base" || break
+	n=$((n + 1))
 	out=$("$TREE/scripts/checkpatch.pl" --strict --terse -q "$p" 2>&1)
 	result $? "checkpatch --strict $name" || echo "$out" | head -n 20
-	build_here "$name"
+	files=$(kernel_files HEAD)
+	if [ -n "$files" ]; then
+		build_here "$name"
+		lint_here "$name" $(echo "$files" | grep -E '\.[ch]$')
+	fi
+	if git -C "$TREE" diff --quiet HEAD^ HEAD -- tools/disk-events; then :; else
+		out=$(make -s -C "$TREE/tools/disk-events" OUTPUT="$lint/" CFLAGS="-O2 -Werror" 2>&1)
+		result $? "tools/disk-events builds with -Werror after $name" || echo "$out"
+	fi
+	git -C "$TREE" cat-file -e HEAD:block/disk-events-test.c 2>/dev/null &&
+		[ -z "$kunit_at" ] && kunit_at=$(git -C "$TREE" rev-parse HEAD)
 done
+[ "$n" -ge 8 ] && [ "$n" -le 12 ]
+result $? "the series has 8 to 12 patches ($n)"
 git -C "$TREE" diff --quiet ours series-check
 result $? "the applied series is exactly our tree"
+
+# The patches after the one that adds the KUnit suites change no kernel
+# source, so the suites' results on our tree are theirs.
+[ -n "$kunit_at" ] && git -C "$TREE" diff --quiet "$kunit_at" series-check -- . \
+	':!Documentation' ':!tools' ':!MAINTAINERS'
+result $? "no kernel source changes after the KUnit patch: kunit/ours* results hold for the rest"
+
+# The rewrite, with the suites added: mainline's suite passes.
+nth=$(ls "$HARNESS"/series/[0-9]*-*.txt | grep -n . | while IFS=: read -r i f; do
+	grep -qx 'Core: rewrite' "$f" && echo "$i"; done)
+rewrite=$(git -C "$TREE" rev-list --reverse base..series-check | sed -n "${nth}p")
+git -C "$TREE" checkout -q -f -B series-rewrite "$rewrite" &&
+	git -C "$TREE" checkout -q "$kunit_at" -- block/disk-events-test.c block/Kconfig block/Makefile &&
+	git -C "$TREE" commit -q -m "the rewrite, with the KUnit suites" ||
+	result 1 "the KUnit suites added to the rewrite"
+build_here "the rewrite, with the KUnit suites"
+KUNIT_FILTER='disk_events.*' KUNIT_TAG=rewrite "$HARNESS/kunit.py" ours debug
+
 git -C "$TREE" am --abort 2>/dev/null
 git -C "$TREE" checkout -q -f ours
 "$HARNESS/build.sh" ours debug >/dev/null

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# The sysfs files read back as documented: Documentation/ABI/testing/
+# The sysfs files read back as documented: Documentation/ABI/stable/
 # sysfs-block.  Boot with block.events_dfl_poll_msecs=1000.
 
 # attr_is DEV ATTR EXPECTED: the file reads back EXPECTED exactly
@@ -58,3 +58,43 @@ for f in /sys/block/$d/events_poll_msecs $p; do
 	check "sysfs: non-root write of ${f##*/} refused" -- grep -q "Permission denied" /tmp/su.err
 	check "sysfs: non-root write of ${f##*/} changed nothing" -- test "$(cat "$f")" = "$before"
 done
+
+# Parsing (Documentation/ABI/stable/sysfs-block): events_poll_msecs as
+# kstrtol() reads a decimal number, the default as every unsigned long
+# parameter; above UINT_MAX ms neither.  A refused write fails and
+# changes nothing.  (Error codes per input: the KUnit tables.)
+
+# write_sets FILE VALUE WANT: writing VALUE as one write() leaves FILE
+# reading WANT, and fails if and only if WANT is what FILE read before.
+write_sets()
+{
+	local before st
+	before=$(cat "$1")
+	(printf '%s' "$2" > "$1") 2>/dev/null
+	st=$?
+	[ "$(cat "$1")" = "$3" ] || { diag "$1 <- '$2': reads $(cat "$1"), want $3"; return 1; }
+	if [ "$3" = "$before" ]; then [ $st -ne 0 ]; else [ $st -eq 0 ]; fi
+}
+
+f=/sys/block/$d/events_poll_msecs
+echo 700 > $f
+check "sysfs: events_poll_msecs reads 010 as 10" -- write_sets $f 010 10
+check "sysfs: events_poll_msecs takes a newline" -- write_sets $f "$(printf '20\n')" 20
+check "sysfs: events_poll_msecs refuses -2" -- write_sets $f -2 20
+check "sysfs: events_poll_msecs refuses abc" -- write_sets $f abc 20
+check "sysfs: events_poll_msecs takes a day and more" -- write_sets $f 86400001 86400001
+for bad in 12abc 1e3 0x10 " 5" 4294967296; do
+	echo 700 > $f
+	check "$(beyond "sysfs: events_poll_msecs refuses '$bad'")" -- write_sets $f "$bad" 700
+done
+check "$(beyond "sysfs: events_poll_msecs takes +5")" -- write_sets $f +5 5
+echo -1 > $f
+
+check "sysfs: default reads 0x7d0 as 2000" -- write_sets $p 0x7d0 2000
+check "sysfs: default reads 010 as 8" -- write_sets $p 010 8
+check "sysfs: default reads +1500" -- write_sets $p +1500 1500
+check "sysfs: default refuses -1" -- write_sets $p -1 1500
+check "sysfs: default takes UINT_MAX" -- write_sets $p 4294967295 4294967295
+echo 1500 > $p
+check "$(beyond "sysfs: default refuses above UINT_MAX")" -- write_sets $p 4294967296 1500
+echo 1000 > $p

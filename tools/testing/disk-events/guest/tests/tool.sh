@@ -64,3 +64,10 @@ check "tool: watch --json prints the change as JSON" -- \
 		)\"events\":\"media_change\",\"diskseq\":[0-9]*}$" /tmp/watch.out
 check "tool: watch --timeout ends without events" -- \
 	status_is 0 timeout 10 diskevents watch --timeout 1
+
+# Without debugfs, list still shows the interval (from sysfs).
+umount -l /sys/kernel/debug
+check "tool: list without debugfs shows $d's interval, pending unknown" -- \
+	sh -c "diskevents list |
+	       grep -q '^$d  *media_change eject_request  *1000 ms (default)  *?$'"
+mount -t debugfs none /sys/kernel/debug
