@@ -41,8 +41,8 @@
  * disk's interval on the jiffies clock, not one interval after the last
  * check.  Disks with equal intervals are thus checked in the same timer
  * tick, and those whose intervals are multiples of each other meet on
- * the longer interval's ticks: N drives wake an idle machine once per
- * interval, not N times.  Immediate checks (when the disk is added or
+ * the longer interval's ticks: the timers of N drives fire in one tick
+ * per interval, not in N.  Immediate checks (when the disk is added or
  * flushed, or its interval changes) still run at once; the periodic
  * check after them, and after an unblock, is back on the grid.  Each
  * disk keeps its own work item, so the checks of one tick run side by
