@@ -33,6 +33,7 @@ SCENARIOS = {
     "tool": ("tool", "standard", "block.events_dfl_poll_msecs=1000", 300),
     "udev": ("udev", "standard", "block.events_dfl_poll_msecs=1000", 600),
     "beyond": ("beyond", "standard", "block.events_dfl_poll_msecs=1000", 300),
+    "loop": ("loop", "standard", "", 300),
     # sr on ATAPI behind AHCI (q35): the media and eject tests on its drive.
     "ahci": ("media,eject", "q35", "block.events_dfl_poll_msecs=1000 cds=ahci0", 400),
     # Reliability (issue 6): hot-plug storm, swaps under load, suspend.
