@@ -40,8 +40,18 @@ build_here()
 	result $? "kernel builds after $1" || head -n 20 "$BUILD/series-build.err"
 }
 
+# kdoc_warnings REV FILE: kernel-doc -Wall's warnings on FILE as of REV,
+# without line numbers, sorted.
+kdoc_warnings()
+{
+	git -C "$TREE" show "$1:$2" 2>/dev/null > "$lint/kdoc.in" || return 0
+	"$TREE/scripts/kernel-doc" -none -Wall "$lint/kdoc.in" 2>&1 |
+		sed 's/^[^ ]*:[0-9]*: //' | sort
+}
+
 # lint_here NAME FILE...: W=1 and sparse on the kernel C files, compiled
-# afresh, and kernel-doc -Wall on them and the headers.
+# afresh, and no kernel-doc -Wall warning on them and the headers that
+# the file did not have before the patch.
 lint_here()
 {
 	local name=$1 f out objs=
@@ -52,9 +62,10 @@ lint_here()
 		case $f in
 		*.c)	objs+=" ${f%.c}.o"; rm -f "$lint/${f%.c}.o" ;;
 		esac
-		out=$("$TREE/scripts/kernel-doc" -none -Wall "$TREE/$f" 2>&1)
+		out=$(comm -13 <(kdoc_warnings HEAD^ "$f") <(kdoc_warnings HEAD "$f"))
 		[ -z "$out" ]
-		result $? "kernel-doc -Wall $f after $name" || echo "$out" | head -n 20
+		result $? "no new kernel-doc -Wall warning in $f after $name" ||
+			echo "$out" | head -n 20
 	done
 	[ -n "$objs" ] || return 0
 	out=$(kmake O="$lint" olddefconfig 2>&1 >/dev/null &&
@@ -97,14 +108,16 @@ for p in "$BUILD"/series/00[0-9][0-9]-*.patch; do
 done
 [ "$n" -ge 8 ] && [ "$n" -le 12 ]
 result $? "the series has 8 to 12 patches ($n)"
-git -C "$TREE" diff --quiet ours series-check
-result $? "the applied series is exactly our tree"
+# series.sh checked that branch series ends at our tree (untracked files
+# aside): git am must give exactly that branch.
+git -C "$TREE" diff --quiet series series-check
+result $? "git am gives exactly the series"
 
 # The patches after the one that adds the KUnit suites change no kernel
 # source, so the suites' results on our tree are theirs.
 [ -n "$kunit_at" ] && git -C "$TREE" diff --quiet "$kunit_at" series-check -- . \
 	':!Documentation' ':!tools' ':!MAINTAINERS'
-result $? "no kernel source changes after the KUnit patch: kunit/ours* results hold for the rest"
+result $? "no kernel source changes after the KUnit patch: kunit/ours* results hold for them"
 
 # The rewrite, with the suites added: mainline's suite passes.
 nth=$(ls "$HARNESS"/series/[0-9]*-*.txt | grep -n . | while IFS=: read -r i f; do
@@ -115,7 +128,7 @@ git -C "$TREE" checkout -q -f -B series-rewrite "$rewrite" &&
 	git -C "$TREE" commit -q -m "the rewrite, with the KUnit suites" ||
 	result 1 "the KUnit suites added to the rewrite"
 build_here "the rewrite, with the KUnit suites"
-KUNIT_FILTER='disk_events.*' KUNIT_TAG=rewrite "$HARNESS/kunit.py" ours debug
+KUNIT_FILTER="disk_events.*" KUNIT_NAME=rewrite "$HARNESS/kunit.py" ours debug
 
 git -C "$TREE" am --abort 2>/dev/null
 git -C "$TREE" checkout -q -f ours

@@ -53,7 +53,8 @@ core_states()
 		diff=${txt%.txt}.diff
 		[ -f "$diff" ] || continue
 		(cd "$states/now" && git apply -R "$diff") ||
-			die "series/$step.diff does not take back from the core files: rebase branch series and run series-export.sh"
+			die "series/$step.diff does not take back from the core files:" \
+				"rebase branch series and run series-export.sh"
 	done
 
 	rm -rf "$states/now"
