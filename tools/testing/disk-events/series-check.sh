@@ -100,7 +100,8 @@ for p in "$BUILD"/series/00[0-9][0-9]-*.patch; do
 		lint_here "$name" $(echo "$files" | grep -E '\.[ch]$')
 	fi
 	if git -C "$TREE" diff --quiet HEAD^ HEAD -- tools/disk-events; then :; else
-		out=$(make -s -C "$TREE/tools/disk-events" OUTPUT="$lint/" CFLAGS="-O2 -Werror" 2>&1)
+		out=$(make -s -C "$TREE/tools/disk-events" OUTPUT="$lint/" \
+			CFLAGS="-O2 -Werror" 2>&1)
 		result $? "tools/disk-events builds with -Werror after $name" || echo "$out"
 	fi
 	git -C "$TREE" cat-file -e HEAD:block/disk-events-test.c 2>/dev/null &&
@@ -124,7 +125,8 @@ nth=$(ls "$HARNESS"/series/[0-9]*-*.txt | grep -n . | while IFS=: read -r i f; d
 	grep -qx 'Core: rewrite' "$f" && echo "$i"; done)
 rewrite=$(git -C "$TREE" rev-list --reverse base..series-check | sed -n "${nth}p")
 git -C "$TREE" checkout -q -f -B series-rewrite "$rewrite" &&
-	git -C "$TREE" checkout -q "$kunit_at" -- block/disk-events-test.c block/Kconfig block/Makefile &&
+	git -C "$TREE" checkout -q "$kunit_at" -- \
+		block/disk-events-test.c block/Kconfig block/Makefile &&
 	git -C "$TREE" commit -q -m "the rewrite, with the KUnit suites" ||
 	result 1 "the KUnit suites added to the rewrite"
 build_here "the rewrite, with the KUnit suites"
