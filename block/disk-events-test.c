@@ -15,7 +15,18 @@
  * input parsing, no checks after removal, aligned polling, tracepoints,
  * debugfs statistics, ...): it fails on mainline.  Tracepoints and the
  * debugfs file are looked up by name at run time, so the file links
- * against both cores.
+ * against both cores; a case that needs them is skipped in a kernel
+ * built without CONFIG_TRACEPOINTS or CONFIG_DEBUG_FS, but fails if the
+ * kernel has the facility and the core does not use it.
+ *
+ * No case changes what the rest of the system relies on.  The running
+ * block.events_dfl_poll_msecs is never changed: the cases about it check
+ * what the default the kernel runs with must do (tools/testing/disk-
+ * events/kunit.py boots one kernel with mainline's 0 and one with a
+ * short default), and parse other values aside (parse_dfl()).  Fault
+ * injection is the task's own fail-nth; the failslab settings it needs
+ * are restored when the case ends.  Threads a case starts are joined
+ * when it ends, however it ends.
  */
 #include <kunit/test.h>
 #include <linux/blk-mq.h>
@@ -49,6 +60,8 @@
 #define QUIET_MS	150
 /* A poll interval (ms) fast enough to see polls in QUIET_MS. */
 #define FAST_POLL	"10"
+/* The longest running default whose polls a case waits to see. */
+#define MAX_WATCHED_DFL_MS	1000
 
 /* A fake removable disk and what its driver saw. */
 struct fake_disk {
@@ -167,6 +180,29 @@ static bool fake_wait_calls(struct fake_disk *fd, int n)
 				  msecs_to_jiffies(WAIT_MS)) > 0;
 }
 
+/**
+ * wait_checked - wait for a check of the work, and for the work to finish
+ * @fd: the disk
+ * @n: the number of ->check_events() returns to wait for, in all
+ *
+ * The driver's count moves when ->check_events() returns, before the
+ * work reports what it found, traces the check and counts it.  Blocking
+ * the disk's events waits until its work is neither queued nor running,
+ * so once the @n-th call has returned, a block and unblock wait for the
+ * rest of the work that made it.  A check queued but not yet started
+ * would be cancelled: hence the wait for the call first.
+ *
+ * Return: false if the @n-th call did not come within WAIT_MS.
+ */
+static bool wait_checked(struct fake_disk *fd, int n)
+{
+	if (!fake_wait_calls(fd, n))
+		return false;
+	disk_block_events(fd->disk);
+	disk_unblock_events(fd->disk);
+	return true;
+}
+
 /* The clearing argument of call number @n (0 is the first). */
 static unsigned int fake_clearing(struct fake_disk *fd, int n)
 {
@@ -230,7 +266,10 @@ static struct fake_disk *fake_alloc(struct kunit *test, unsigned int events,
 	return fd;
 }
 
-/* Add @fd's disk and wait for the check that adding it makes, if any. */
+/*
+ * Add @fd's disk and wait for the check that adding it makes, if any,
+ * to be over: the case starts from a disk whose work is idle.
+ */
 static void fake_add(struct fake_disk *fd)
 {
 	struct kunit *test = fd->test;
@@ -238,26 +277,41 @@ static void fake_add(struct fake_disk *fd)
 	KUNIT_ASSERT_EQ(test, add_disk(fd->disk), 0);
 	fd->added = true;
 	if (fd->disk->events)
-		KUNIT_ASSERT_TRUE(test, fake_wait_calls(fd, 1));
+		KUNIT_ASSERT_TRUE(test, wait_checked(fd, 1));
 }
 
-/* A live fake disk like sr's: both events, polled, uevents. */
+/*
+ * The fake drives below are like sr's but for DISK_EVENT_FLAG_POLL, so
+ * they are polled only at an interval a case gives them: what a case
+ * counts is its own, whatever block.events_dfl_poll_msecs the kernel runs
+ * with.  The cases about the default add a drive with the flag.
+ */
+#define FAKE_CDROM_FLAGS	(DISK_EVENT_FLAG_UEVENT | \
+				 DISK_EVENT_FLAG_BLOCK_ON_EXCL_WRITE)
+
+/* A live fake disk like sr's: both events, uevents, no default polling. */
 static struct fake_disk *fake_cdrom(struct kunit *test)
 {
-	struct fake_disk *fd = fake_alloc(test, ALL_EVENTS,
-					  DISK_EVENT_FLAG_POLL |
-					  DISK_EVENT_FLAG_UEVENT |
-					  DISK_EVENT_FLAG_BLOCK_ON_EXCL_WRITE);
+	struct fake_disk *fd = fake_alloc(test, ALL_EVENTS, FAKE_CDROM_FLAGS);
 
 	fake_add(fd);
 	return fd;
 }
 
-/* A live fake disk that declares only @events, polled, with uevents. */
+/* A live fake disk exactly like sr's: also polled at the default. */
+static struct fake_disk *fake_polled_cdrom(struct kunit *test)
+{
+	struct fake_disk *fd = fake_alloc(test, ALL_EVENTS, FAKE_CDROM_FLAGS |
+					  DISK_EVENT_FLAG_POLL);
+
+	fake_add(fd);
+	return fd;
+}
+
+/* A live fake disk that declares only @events, with uevents. */
 static struct fake_disk *fake_drive_of(struct kunit *test, unsigned int events)
 {
-	struct fake_disk *fd = fake_alloc(test, events, DISK_EVENT_FLAG_POLL |
-					  DISK_EVENT_FLAG_UEVENT);
+	struct fake_disk *fd = fake_alloc(test, events, DISK_EVENT_FLAG_UEVENT);
 
 	fake_add(fd);
 	return fd;
@@ -279,13 +333,18 @@ static void settle(struct fake_disk *fd)
 	}
 }
 
-/* Calls made in QUIET_MS from now. */
-static int calls_in_quiet_period(struct fake_disk *fd)
+/* Calls made in @ms from now. */
+static int calls_in(struct fake_disk *fd, unsigned int ms)
 {
 	int before = fake_calls(fd);
 
-	msleep(QUIET_MS);
+	msleep(ms);
 	return fake_calls(fd) - before;
+}
+
+static int calls_in_quiet_period(struct fake_disk *fd)
+{
+	return calls_in(fd, QUIET_MS);
 }
 
 /* Two more checks come within WAIT_MS, as polling makes them. */
@@ -318,6 +377,16 @@ static ssize_t show_attr(struct fake_disk *fd, struct device_attribute *attr,
 	return attr->show(disk_to_dev(fd->disk), attr, buf);
 }
 
+/* What @fd's events_poll_msecs reads, in a buffer the test frees. */
+static const char *read_poll_msecs(struct fake_disk *fd)
+{
+	char *buf = kunit_kzalloc(fd->test, PAGE_SIZE, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(fd->test, buf);
+	show_attr(fd, &dev_attr_events_poll_msecs, buf);
+	return buf;
+}
+
 static const struct kernel_param *dfl_param(void)
 {
 	const struct kernel_param *kp;
@@ -328,10 +397,9 @@ static const struct kernel_param *dfl_param(void)
 	return NULL;
 }
 
-/* Set block.events_dfl_poll_msecs as the command line or sysfs would. */
-static int set_dfl(const char *val)
+/* Call @kp's ->set() with @val, as the command line or sysfs would. */
+static int param_set(const struct kernel_param *kp, const char *val)
 {
-	const struct kernel_param *kp = dfl_param();
 	int ret;
 
 	kernel_param_lock(NULL);
@@ -340,21 +408,43 @@ static int set_dfl(const char *val)
 	return ret;
 }
 
+/* Call @kp's ->set() with @val, on a copy of @kp whose ->arg is @arg. */
+static int param_set_aside(const struct kernel_param *kp, const char *val,
+			   void *arg)
+{
+	const struct kernel_param aside = {
+		.name	= kp->name,
+		.mod	= kp->mod,
+		.ops	= kp->ops,
+		.perm	= kp->perm,
+		.level	= kp->level,
+		.flags	= kp->flags,
+		.arg	= arg,
+	};
+
+	return param_set(&aside, val);
+}
+
+/* The running default, block.events_dfl_poll_msecs. */
 static unsigned long get_dfl(void)
 {
-	return *(unsigned long *)dfl_param()->arg;
+	return READ_ONCE(*(unsigned long *)dfl_param()->arg);
 }
 
+/* Put the running default back if a case changed it by mistake. */
 static void restore_dfl(void *data)
 {
+	unsigned long old = (unsigned long)data;
 	char buf[24];
 
-	snprintf(buf, sizeof(buf), "%lu", (unsigned long)data);
-	set_dfl(buf);
+	if (get_dfl() == old)
+		return;
+	snprintf(buf, sizeof(buf), "%lu", old);
+	param_set(dfl_param(), buf);
 }
 
-/* Set the default for this test; the old one comes back at its end. */
-static void save_dfl(struct kunit *test)
+/* Have the running default put back when the test ends, should it change. */
+static void guard_dfl(struct kunit *test)
 {
 	void *old;
 
@@ -363,21 +453,63 @@ static void save_dfl(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, restore_dfl, old), 0);
 }
 
-static void test_set_dfl(struct kunit *test, const char *val)
+/*
+ * Write the running default back in another spelling, @fmt with the
+ * value: it must read back the same.
+ */
+static void rewrite_dfl(struct kunit *test, const char *fmt)
 {
-	save_dfl(test);
-	KUNIT_ASSERT_EQ(test, set_dfl(val), 0);
+	unsigned long dfl;
+	char val[32];
+
+	guard_dfl(test);
+	dfl = get_dfl();
+	snprintf(val, sizeof(val), fmt, dfl);
+	KUNIT_EXPECT_EQ_MSG(test, param_set(dfl_param(), val), 0,
+			    "write of \"%*pE\"", (int)strlen(val), val);
+	KUNIT_EXPECT_EQ(test, get_dfl(), dfl);
 }
 
-/* A rejected default returns an error and leaves the value alone. */
-static void expect_dfl_rejected(struct kunit *test, const char *val)
+/**
+ * parse_dfl - parse a value as block.events_dfl_poll_msecs does, aside
+ * @test: the test
+ * @val: the text, as written to the parameter
+ * @msecs: where the parameter's ->set() is to store the value
+ *
+ * Calls the parameter's own ->set(), which the command line and sysfs
+ * call, on a copy of its kernel_param whose ->arg is @msecs: any value
+ * can be tried without changing the running default, which stays what
+ * the rest of the system relies on.  Like param_set_ulong(), the core
+ * stores through ->arg; should it store elsewhere, the case fails and
+ * the running default is put back.
+ *
+ * Return: what ->set() returned.
+ */
+static int parse_dfl(struct kunit *test, const char *val, unsigned long *msecs)
 {
-	unsigned long before;
+	unsigned long dfl;
+	int ret;
 
-	save_dfl(test);
-	before = get_dfl();
-	KUNIT_EXPECT_LT(test, set_dfl(val), 0);
-	KUNIT_EXPECT_EQ(test, get_dfl(), before);
+	guard_dfl(test);
+	dfl = get_dfl();
+	ret = param_set_aside(dfl_param(), val, msecs);
+	if (get_dfl() != dfl) {
+		restore_dfl((void *)dfl);
+		KUNIT_FAIL_AND_ABORT(test, "->set(\"%*pE\") changed the running default, not ->arg",
+				     (int)strlen(val), val);
+	}
+	return ret;
+}
+
+/*
+ * How long to watch for polls at the running default that must not
+ * come: three of its intervals, at least QUIET_MS and at most three
+ * MAX_WATCHED_DFL_MS (a longer default is not watched for).
+ */
+static unsigned int dfl_watch_ms(void)
+{
+	return clamp(3 * get_dfl(), (unsigned long)QUIET_MS,
+		     3UL * MAX_WATCHED_DFL_MS);
 }
 
 /* --- a uevent listener, as udev has --- */
@@ -483,6 +615,24 @@ static bool wait_uevent(struct listener *l, struct fake_disk *fd,
 	return false;
 }
 
+static void allow_uevents(void *data)
+{
+	struct fake_disk *fd = data;
+
+	dev_set_uevent_suppress(disk_to_dev(fd->disk), 0);
+}
+
+/*
+ * Suppress the uevents of @fd's disk, as a driver may while it sets a
+ * device up, until the test ends (or allow_uevents()).
+ */
+static void suppress_uevents(struct kunit *test, struct fake_disk *fd)
+{
+	dev_set_uevent_suppress(disk_to_dev(fd->disk), 1);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, allow_uevents, fd),
+			0);
+}
+
 /* --- opens through the block layer --- */
 
 static struct file *open_disk(struct fake_disk *fd, blk_mode_t mode,
@@ -500,10 +650,32 @@ static void close_disk(struct file *f)
 	__fput_sync(f);
 }
 
-/* Run @fn(@fd) in a kthread; the returned task ends with it. */
+/* Wait until a check is parked in ->check_events() by hold_checks(). */
+static bool check_entered(struct fake_disk *fd)
+{
+	return wait_for_completion_timeout(&fd->entered,
+					   msecs_to_jiffies(WAIT_MS));
+}
+
+/* Make the next check wait in ->check_events() until release_checks(). */
+static void hold_checks(struct fake_disk *fd)
+{
+	reinit_completion(&fd->entered);
+	reinit_completion(&fd->release);
+	WRITE_ONCE(fd->hold, true);
+}
+
+static void release_checks(struct fake_disk *fd)
+{
+	WRITE_ONCE(fd->hold, false);
+	complete_all(&fd->release);
+}
+
+/* @fn(@fd), called by a kthread of its own. */
 struct side_call {
 	void			(*fn)(struct fake_disk *fd);
 	struct fake_disk	*fd;
+	struct task_struct	*task;
 	struct completion	done;
 };
 
@@ -516,6 +688,28 @@ static int side_call_fn(void *data)
 	return 0;
 }
 
+/* Let a call held in the driver go on, and wait for the thread to end. */
+static void side_call_join(void *data)
+{
+	struct side_call *sc = data;
+
+	release_checks(sc->fd);
+	kthread_stop_put(sc->task);
+}
+
+/**
+ * start_side_call - call a function in a kthread
+ * @test: the test
+ * @fn: the function
+ * @fd: its argument
+ *
+ * The thread is joined when the test ends, whether the case waited for
+ * it or gave up (an assertion, a timeout): checks held in @fd's driver
+ * are released first, so that a call blocked behind one returns, and
+ * neither the thread nor the call outlives the disk.
+ *
+ * Return: the call, for side_call_done().
+ */
 static struct side_call *start_side_call(struct kunit *test,
 					 void (*fn)(struct fake_disk *fd),
 					 struct fake_disk *fd)
@@ -527,34 +721,19 @@ static struct side_call *start_side_call(struct kunit *test,
 	sc->fn = fn;
 	sc->fd = fd;
 	init_completion(&sc->done);
-	t = kthread_run(side_call_fn, sc, "disk-events-test");
+	t = kthread_create(side_call_fn, sc, "disk-events-test");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	sc->task = get_task_struct(t);
+	/* Joined before it ever runs if the action cannot be added. */
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, side_call_join, sc),
+			0);
+	wake_up_process(t);
 	return sc;
 }
 
 static bool side_call_done(struct side_call *sc, unsigned int ms)
 {
 	return wait_for_completion_timeout(&sc->done, msecs_to_jiffies(ms));
-}
-
-/* Wait until a check is parked in ->check_events() by hold_checks(). */
-static bool check_entered(struct fake_disk *fd)
-{
-	return wait_for_completion_timeout(&fd->entered,
-					   msecs_to_jiffies(WAIT_MS));
-}
-
-/* Make the next check wait in ->check_events() until release_checks(). */
-static void hold_checks(struct fake_disk *fd)
-{
-	reinit_completion(&fd->entered);
-	WRITE_ONCE(fd->hold, true);
-}
-
-static void release_checks(struct fake_disk *fd)
-{
-	WRITE_ONCE(fd->hold, false);
-	complete_all(&fd->release);
 }
 
 static void do_block(struct fake_disk *fd)
@@ -575,26 +754,210 @@ static void do_del_gendisk(struct fake_disk *fd)
 	WRITE_ONCE(fd->deleted, true);
 }
 
+/* --- debugfs, through a kernel mount --- */
+
+/* Skip a case that needs debugfs in a kernel built without it. */
+static void needs_debugfs(struct kunit *test)
+{
+	if (!IS_ENABLED(CONFIG_DEBUG_FS))
+		kunit_skip(test, "needs CONFIG_DEBUG_FS");
+}
+
+/*
+ * Open @path in a kernel mount of debugfs, returned in @mnt for
+ * debugfs_close(); fails the test if it cannot.
+ */
+static struct file *debugfs_open(struct kunit *test, const char *path,
+				 int flags, struct vfsmount **mnt)
+{
+	struct file_system_type *type;
+	struct file *f;
+
+	needs_debugfs(test);
+	type = get_fs_type("debugfs");
+	KUNIT_ASSERT_NOT_NULL(test, type);
+	*mnt = kern_mount(type);
+	put_filesystem(type);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(*mnt));
+	f = file_open_root_mnt(*mnt, path, flags, 0);
+	if (IS_ERR(f)) {
+		kern_unmount(*mnt);
+		KUNIT_FAIL_AND_ABORT(test, "cannot open debugfs %s", path);
+	}
+	return f;
+}
+
+static void debugfs_close(struct file *f, struct vfsmount *mnt)
+{
+	fput(f);
+	kern_unmount(mnt);
+}
+
+#if defined(CONFIG_FAILSLAB) && defined(CONFIG_FAULT_INJECTION_DEBUG_FS)
+/*
+ * A page of user memory: debugfs' attribute files copy from and to user
+ * space.  KUnit maps it in an mm of the calling kthread's own, also in
+ * a cleanup action (which another kthread runs).
+ */
+static void __user *user_page(struct kunit *test)
+{
+	unsigned long addr;
+
+	addr = kunit_vm_mmap(test, NULL, 0, PAGE_SIZE, PROT_READ | PROT_WRITE,
+			     MAP_ANONYMOUS | MAP_PRIVATE, 0);
+	KUNIT_ASSERT_FALSE(test, !addr || IS_ERR_VALUE(addr));
+	return (void __user *)addr;
+}
+
+/* Read debugfs file @path, as a user would, into @buf; its length. */
+static size_t debugfs_read(struct kunit *test, const char *path, char *buf,
+			   size_t size)
+{
+	void __user *ubuf = user_page(test);
+	struct vfsmount *mnt;
+	struct file *f;
+	loff_t pos = 0;
+	ssize_t ret;
+
+	f = debugfs_open(test, path, O_RDONLY, &mnt);
+	ret = vfs_read(f, ubuf, min(size, PAGE_SIZE), &pos);
+	debugfs_close(f, mnt);
+	KUNIT_ASSERT_GT(test, ret, 0);
+	KUNIT_ASSERT_EQ(test, copy_from_user(buf, ubuf, ret), 0);
+	return ret;
+}
+
+/* Write @len bytes of @val to debugfs file @path, as a user would. */
+static void debugfs_write(struct kunit *test, const char *path,
+			  const char *val, size_t len)
+{
+	void __user *ubuf = user_page(test);
+	struct vfsmount *mnt;
+	struct file *f;
+	loff_t pos = 0;
+	ssize_t ret;
+
+	KUNIT_ASSERT_LE(test, len, PAGE_SIZE);
+	KUNIT_ASSERT_EQ(test, copy_to_user(ubuf, val, len), 0);
+	f = debugfs_open(test, path, O_WRONLY, &mnt);
+	ret = vfs_write(f, ubuf, len, &pos);
+	debugfs_close(f, mnt);
+	KUNIT_ASSERT_EQ(test, ret, (ssize_t)len);
+}
+
+/* A failslab setting as it was before the test changed it. */
+struct failslab_setting {
+	struct kunit	*test;
+	char		path[48];
+	char		saved[24];
+	size_t		len;
+};
+
+static void failslab_restore(void *data)
+{
+	struct failslab_setting *s = data;
+
+	debugfs_write(s->test, s->path, s->saved, s->len);
+}
+
+/*
+ * Have failslab's debugfs file @name written back as it reads now when
+ * the test ends; the path of the file is returned.
+ */
+static const char *failslab_save(struct kunit *test, const char *name)
+{
+	struct failslab_setting *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	s->test = test;
+	snprintf(s->path, sizeof(s->path), "failslab/%s", name);
+	s->len = debugfs_read(test, s->path, s->saved, sizeof(s->saved));
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, failslab_restore, s),
+			0);
+	return s->path;
+}
+
+/* Set failslab's debugfs file @name to @val until the test ends. */
+static void failslab_set(struct kunit *test, const char *name, const char *val)
+{
+	debugfs_write(test, failslab_save(test, name), val, strlen(val));
+}
+
+/**
+ * fail_nth_for_gfp_kernel - let the task's fail-nth fail any slab allocation
+ * @test: the test
+ *
+ * The test's task fails its n-th slab allocation from now when it sets
+ * current->fail_nth to n.  failslab spares allocations that may sleep
+ * unless "ignore-gfp-wait" is N, and reports each failure with a stack
+ * dump (which the harness would take for a splat) unless "verbose" is
+ * below 2; and each failure counts "times" down.  Those settings are
+ * failslab's, for every task: they are saved and restored exactly when
+ * the test ends, however it ends.  They fail nothing by themselves: with
+ * failslab's probability 0, checked here, only a task's own fail-nth
+ * fails an allocation.
+ */
+static void fail_nth_for_gfp_kernel(struct kunit *test)
+{
+	char probability[24] = "";
+
+	debugfs_read(test, "failslab/probability", probability,
+		     sizeof(probability) - 1);
+	if (strcmp(probability, "0\n"))
+		kunit_skip(test, "failslab is in use: probability %s", probability);
+	failslab_set(test, "ignore-gfp-wait", "N");
+	failslab_set(test, "verbose", "1");
+	failslab_save(test, "times");
+}
+
+/* Set the task's fail-nth to @nth; return what was left of it. */
+static unsigned int xchg_fail_nth(unsigned int nth)
+{
+	unsigned int left = READ_ONCE(current->fail_nth);
+
+	WRITE_ONCE(current->fail_nth, nth);
+	return left;
+}
+#else
+static void fail_nth_for_gfp_kernel(struct kunit *test)
+{
+	kunit_skip(test, "needs CONFIG_FAILSLAB and CONFIG_FAULT_INJECTION_DEBUG_FS");
+}
+
+static unsigned int xchg_fail_nth(unsigned int nth)
+{
+	return 0;
+}
+#endif
+
 /* --- interval --- */
 
 static void add_checks_at_once(struct kunit *test)
 {
-	struct fake_disk *fd = fake_alloc(test, ALL_EVENTS,
-					  DISK_EVENT_FLAG_POLL |
-					  DISK_EVENT_FLAG_UEVENT);
+	struct fake_disk *fd = fake_alloc(test, ALL_EVENTS, FAKE_CDROM_FLAGS);
 
 	KUNIT_EXPECT_EQ(test, fake_calls(fd), 0);
 	fake_add(fd);
 	KUNIT_EXPECT_EQ(test, fake_calls(fd), 1);
 }
 
-static void default_zero_means_no_polling(struct kunit *test)
+/*
+ * A disk with DISK_EVENT_FLAG_POLL and no interval of its own is polled
+ * at the running default: not at all if it is 0 (mainline's default),
+ * else at that interval.
+ */
+static void poll_flag_disk_follows_the_default(struct kunit *test)
 {
-	struct fake_disk *fd;
+	unsigned long dfl = get_dfl();
+	struct fake_disk *fd = fake_polled_cdrom(test);
 
-	test_set_dfl(test, "0");
-	fd = fake_cdrom(test);
-	KUNIT_EXPECT_EQ(test, calls_in_quiet_period(fd), 0);
+	kunit_info(test, "block.events_dfl_poll_msecs is %lu\n", dfl);
+	if (dfl > MAX_WATCHED_DFL_MS)
+		kunit_skip(test, "a default of %lu ms is too long to watch", dfl);
+	if (dfl)
+		KUNIT_EXPECT_TRUE(test, keeps_polling(fd));
+	else
+		KUNIT_EXPECT_EQ(test, calls_in_quiet_period(fd), 0);
 }
 
 static void own_interval_polls(struct kunit *test)
@@ -607,30 +970,23 @@ static void own_interval_polls(struct kunit *test)
 
 static void own_zero_disables_despite_default(struct kunit *test)
 {
-	struct fake_disk *fd;
+	struct fake_disk *fd = fake_polled_cdrom(test);
 
-	test_set_dfl(test, FAST_POLL);
-	fd = fake_cdrom(test);
+	set_poll_msecs(fd, FAST_POLL);
+	KUNIT_ASSERT_TRUE(test, keeps_polling(fd));
 	set_poll_msecs(fd, "0");
 	settle(fd);
-	KUNIT_EXPECT_EQ(test, calls_in_quiet_period(fd), 0);
+	KUNIT_EXPECT_EQ(test, calls_in(fd, dfl_watch_ms()), 0);
 }
 
 static void own_interval_wins_over_default(struct kunit *test)
 {
-	struct fake_disk *fd;
+	struct fake_disk *fd = fake_polled_cdrom(test);
 
-	test_set_dfl(test, "3600000");
-	fd = fake_cdrom(test);
+	set_poll_msecs(fd, "3600000");
+	settle(fd);
+	KUNIT_EXPECT_EQ(test, calls_in(fd, dfl_watch_ms()), 0);
 	set_poll_msecs(fd, FAST_POLL);
-	KUNIT_EXPECT_TRUE(test, keeps_polling(fd));
-}
-
-static void default_polls_disks_with_poll_flag(struct kunit *test)
-{
-	struct fake_disk *fd = fake_cdrom(test);
-
-	test_set_dfl(test, FAST_POLL);
 	KUNIT_EXPECT_TRUE(test, keeps_polling(fd));
 }
 
@@ -640,18 +996,18 @@ static void default_ignored_without_poll_flag(struct kunit *test)
 					  DISK_EVENT_FLAG_UEVENT);
 
 	fake_add(fd);
-	test_set_dfl(test, FAST_POLL);
-	settle(fd);
-	KUNIT_EXPECT_EQ(test, calls_in_quiet_period(fd), 0);
+	KUNIT_EXPECT_EQ(test, calls_in(fd, dfl_watch_ms()), 0);
 }
 
-static void default_change_checks_every_disk_at_once(struct kunit *test)
+/* Any write of the default checks every disk at once, even of the same value. */
+static void default_write_checks_every_disk_at_once(struct kunit *test)
 {
 	struct fake_disk *a = fake_cdrom(test), *b = fake_cdrom(test);
+	int na = fake_calls(a), nb = fake_calls(b);
 
-	test_set_dfl(test, "3600000");
-	KUNIT_EXPECT_TRUE(test, fake_wait_calls(a, 2));
-	KUNIT_EXPECT_TRUE(test, fake_wait_calls(b, 2));
+	rewrite_dfl(test, "%lu");
+	KUNIT_EXPECT_TRUE(test, fake_wait_calls(a, na + 1));
+	KUNIT_EXPECT_TRUE(test, fake_wait_calls(b, nb + 1));
 }
 
 static void own_interval_change_checks_at_once(struct kunit *test)
@@ -663,6 +1019,16 @@ static void own_interval_change_checks_at_once(struct kunit *test)
 }
 
 /* --- what user space hears --- */
+
+/* Have the next check find @events, run it at once and let it finish. */
+static void check_now_answering(struct fake_disk *fd, unsigned int events)
+{
+	int n = fake_calls(fd);
+
+	fake_answer(fd, events);
+	disk_flush_events(fd->disk, 0);
+	KUNIT_ASSERT_TRUE(fd->test, wait_checked(fd, n + 1));
+}
 
 static void media_change_sends_uevent(struct kunit *test)
 {
@@ -691,7 +1057,9 @@ static void pending_event_reported_once(struct kunit *test)
 	struct fake_disk *fd = fake_cdrom(test);
 	struct listener *l = listener_open(test);
 
+	spin_lock(&fd->lock);
 	fd->steady = DISK_EVENT_MEDIA_CHANGE;	/* a drive that keeps saying so */
+	spin_unlock(&fd->lock);
 	set_poll_msecs(fd, FAST_POLL);
 	KUNIT_EXPECT_TRUE(test, fake_wait_calls(fd, fake_calls(fd) + 5));
 	KUNIT_EXPECT_EQ(test, count_uevents(l, fd, "DISK_MEDIA_CHANGE",
@@ -732,9 +1100,7 @@ static void check_media_change_reports_pending_change(struct kunit *test)
 {
 	struct fake_disk *fd = fake_cdrom(test);
 
-	fake_answer(fd, DISK_EVENT_MEDIA_CHANGE);
-	disk_flush_events(fd->disk, 0);
-	KUNIT_ASSERT_TRUE(test, fake_wait_calls(fd, 2));
+	check_now_answering(fd, DISK_EVENT_MEDIA_CHANGE);
 	KUNIT_EXPECT_TRUE(test, disk_check_media_change(fd->disk));
 	KUNIT_EXPECT_FALSE(test, disk_check_media_change(fd->disk));
 }
@@ -765,6 +1131,7 @@ static void check_media_change_clears_both_events(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fake_clearing(fd, n), ALL_EVENTS);
 }
 
+/* The polled path: a new sequence number first, then the uevent. */
 static void media_change_gets_new_diskseq_before_uevent(struct kunit *test)
 {
 	struct fake_disk *fd = fake_cdrom(test);
@@ -775,10 +1142,29 @@ static void media_change_gets_new_diskseq_before_uevent(struct kunit *test)
 	fake_answer(fd, DISK_EVENT_MEDIA_CHANGE);
 	disk_flush_events(fd->disk, 0);
 	KUNIT_ASSERT_TRUE(test, wait_uevent(l, fd, "DISK_MEDIA_CHANGE"));
-	KUNIT_EXPECT_GT(test, fd->disk->diskseq, seq);
+	KUNIT_EXPECT_EQ(test, fd->disk->diskseq, seq + 1);
 	KUNIT_ASSERT_NOT_NULL(test, uevent_var(l, "DISKSEQ"));
 	KUNIT_ASSERT_EQ(test, kstrtoull(uevent_var(l, "DISKSEQ"), 10, &got), 0);
-	KUNIT_EXPECT_EQ(test, got, fd->disk->diskseq);
+	KUNIT_EXPECT_EQ(test, got, seq + 1);
+}
+
+/*
+ * A forced change (loop, nbd): the uevent first, carrying the sequence
+ * number the disk had, then a new one.
+ */
+static void forced_change_sends_uevent_then_bumps_diskseq(struct kunit *test)
+{
+	struct fake_disk *fd = fake_cdrom(test);
+	struct listener *l = listener_open(test);
+	u64 seq = fd->disk->diskseq;
+	unsigned long long got;
+
+	disk_force_media_change(fd->disk);
+	KUNIT_EXPECT_EQ(test, fd->disk->diskseq, seq + 1);
+	KUNIT_ASSERT_TRUE(test, wait_uevent(l, fd, "DISK_MEDIA_CHANGE"));
+	KUNIT_ASSERT_NOT_NULL(test, uevent_var(l, "DISKSEQ"));
+	KUNIT_ASSERT_EQ(test, kstrtoull(uevent_var(l, "DISKSEQ"), 10, &got), 0);
+	KUNIT_EXPECT_EQ(test, got, seq);
 }
 
 static void eject_request_keeps_diskseq(struct kunit *test)
@@ -795,15 +1181,12 @@ static void eject_request_keeps_diskseq(struct kunit *test)
 
 static void no_uevent_without_uevent_flag(struct kunit *test)
 {
-	struct fake_disk *fd = fake_alloc(test, ALL_EVENTS,
-					  DISK_EVENT_FLAG_POLL);
+	struct fake_disk *fd = fake_alloc(test, ALL_EVENTS, 0);
 	struct listener *l;
 
 	fake_add(fd);
 	l = listener_open(test);
-	fake_answer(fd, DISK_EVENT_MEDIA_CHANGE);
-	disk_flush_events(fd->disk, 0);
-	KUNIT_ASSERT_TRUE(test, fake_wait_calls(fd, 2));
+	check_now_answering(fd, DISK_EVENT_MEDIA_CHANGE);
 	KUNIT_EXPECT_EQ(test, count_uevents(l, fd, "DISK_MEDIA_CHANGE",
 					    QUIET_MS), 0);
 	KUNIT_EXPECT_TRUE(test, disk_check_media_change(fd->disk));
@@ -814,11 +1197,23 @@ static void undeclared_event_sends_no_uevent(struct kunit *test)
 	struct fake_disk *fd = fake_drive_of(test, DISK_EVENT_MEDIA_CHANGE);
 	struct listener *l = listener_open(test);
 
-	fake_answer(fd, DISK_EVENT_EJECT_REQUEST);
-	disk_flush_events(fd->disk, 0);
-	KUNIT_ASSERT_TRUE(test, fake_wait_calls(fd, 2));
+	check_now_answering(fd, DISK_EVENT_EJECT_REQUEST);
 	KUNIT_EXPECT_EQ(test, count_uevents(l, fd, "DISK_EJECT_REQUEST",
 					    QUIET_MS), 0);
+}
+
+/* With the disk's uevents suppressed, a change is still found and cleared. */
+static void suppressed_change_still_pending(struct kunit *test)
+{
+	struct fake_disk *fd = fake_cdrom(test);
+	struct listener *l = listener_open(test);
+
+	suppress_uevents(test, fd);
+	check_now_answering(fd, DISK_EVENT_MEDIA_CHANGE);
+	KUNIT_EXPECT_EQ(test, count_uevents(l, fd, "DISK_MEDIA_CHANGE",
+					    QUIET_MS), 0);
+	KUNIT_EXPECT_TRUE(test, disk_check_media_change(fd->disk));
+	KUNIT_EXPECT_FALSE(test, disk_check_media_change(fd->disk));
 }
 
 /* --- blocking --- */
@@ -834,7 +1229,7 @@ static void block_waits_for_running_check(struct kunit *test)
 	blocker = start_side_call(test, do_block, fd);
 	KUNIT_EXPECT_FALSE(test, side_call_done(blocker, QUIET_MS));
 	release_checks(fd);
-	KUNIT_EXPECT_TRUE(test, side_call_done(blocker, WAIT_MS));
+	KUNIT_ASSERT_TRUE(test, side_call_done(blocker, WAIT_MS));
 	disk_unblock_events(fd->disk);
 }
 
@@ -901,7 +1296,6 @@ static void change_during_exclusive_write_reported_after(struct kunit *test)
 static void exclusive_writer_polled_without_flag(struct kunit *test)
 {
 	struct fake_disk *fd = fake_alloc(test, ALL_EVENTS,
-					  DISK_EVENT_FLAG_POLL |
 					  DISK_EVENT_FLAG_UEVENT);
 	struct file *writer;
 
@@ -969,6 +1363,7 @@ static void flush_during_open_check_is_not_lost(struct kunit *test)
 	hold_checks(fd);
 	opener = start_side_call(test, do_check_media_change, fd);
 	KUNIT_ASSERT_TRUE(test, check_entered(fd));
+	/* Blocked by the opener: queued for its unblock, not run yet. */
 	disk_flush_events(fd->disk, DISK_EVENT_MEDIA_CHANGE);
 	n = fake_calls(fd);
 	release_checks(fd);
@@ -988,28 +1383,6 @@ static void checks_never_overlap_under_opens_and_flushes(struct kunit *test)
 		disk_flush_events(fd->disk, i & 1 ? DISK_EVENT_MEDIA_CHANGE : 0);
 	}
 	KUNIT_EXPECT_FALSE(test, READ_ONCE(fd->overlapped));
-}
-
-/* --- suspend --- */
-
-static void no_polling_while_workqueues_frozen(struct kunit *test)
-{
-#ifdef CONFIG_FREEZER
-	struct fake_disk *fd = fake_cdrom(test);
-	int i;
-
-	set_poll_msecs(fd, FAST_POLL);
-	KUNIT_ASSERT_TRUE(test, fake_wait_calls(fd, fake_calls(fd) + 2));
-	/* What suspend does after freezing user space. */
-	freeze_workqueues_begin();
-	for (i = 0; i < 100 && freeze_workqueues_busy(); i++)
-		msleep(20);
-	KUNIT_EXPECT_EQ(test, calls_in_quiet_period(fd), 0);
-	thaw_workqueues();
-	KUNIT_EXPECT_TRUE(test, keeps_polling(fd));
-#else
-	kunit_skip(test, "needs CONFIG_FREEZER");
-#endif
 }
 
 /* --- teardown --- */
@@ -1287,72 +1660,6 @@ static void flapping_drive_sends_one_uevent_per_ack(struct kunit *test)
 /* --- allocation failures --- */
 
 /*
- * Open @path in a kernel mount of debugfs, returned in @mnt for
- * debugfs_close(); fails the test if it cannot.
- */
-static struct file *debugfs_open(struct kunit *test, const char *path,
-				 int flags, struct vfsmount **mnt)
-{
-	struct file_system_type *type = get_fs_type("debugfs");
-	struct file *f;
-
-	KUNIT_ASSERT_NOT_NULL(test, type);
-	*mnt = kern_mount(type);
-	put_filesystem(type);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(*mnt));
-	f = file_open_root_mnt(*mnt, path, flags, 0);
-	if (IS_ERR(f)) {
-		kern_unmount(*mnt);
-		KUNIT_FAIL_AND_ABORT(test, "cannot open debugfs %s", path);
-	}
-	return f;
-}
-
-static void debugfs_close(struct file *f, struct vfsmount *mnt)
-{
-	fput(f);
-	kern_unmount(mnt);
-}
-
-#if defined(CONFIG_FAILSLAB) && defined(CONFIG_FAULT_INJECTION_DEBUG_FS)
-/*
- * Write @val to debugfs file @path, as a user would: debugfs' attribute
- * files copy from user memory, so the string goes through a KUnit-owned
- * user mapping.
- */
-static void debugfs_write(struct kunit *test, const char *path,
-			  const char *val)
-{
-	size_t len = strlen(val);
-	unsigned long ubuf;
-	struct vfsmount *mnt;
-	struct file *f;
-	loff_t pos = 0;
-	ssize_t ret;
-
-	ubuf = kunit_vm_mmap(test, NULL, 0, PAGE_SIZE, PROT_READ | PROT_WRITE,
-			     MAP_ANONYMOUS | MAP_PRIVATE, 0);
-	KUNIT_ASSERT_NE(test, ubuf, 0);
-	KUNIT_ASSERT_EQ(test, copy_to_user((void __user *)ubuf, val, len), 0);
-	f = debugfs_open(test, path, O_WRONLY, &mnt);
-	ret = vfs_write(f, (const char __user *)ubuf, len, &pos);
-	debugfs_close(f, mnt);
-	KUNIT_ASSERT_EQ(test, ret, (ssize_t)len);
-}
-
-/*
- * Let a task's fail-nth fail GFP_KERNEL slab allocations too (by default
- * failslab spares those that may sleep), with a one-line notice instead
- * of a stack dump per failure.  Left so if the test aborts: with
- * failslab's probability 0, only a task's own fail-nth fails anything.
- */
-static void failslab_for_fail_nth(struct kunit *test, bool on)
-{
-	debugfs_write(test, "failslab/ignore-gfp-wait", on ? "N" : "Y");
-	debugfs_write(test, "failslab/verbose", on ? "1" : "2");
-}
-
-/*
  * add_disk() with its n-th slab allocation failed, for n = 1, 2, ...
  * until an allocation after the events structure's has failed: each
  * failure is an error return, and the disk is freed by put_disk() at the
@@ -1366,14 +1673,12 @@ static void add_disk_fails_cleanly_when_allocation_fails(struct kunit *test)
 	unsigned int left;
 	int nth, ret;
 
-	failslab_for_fail_nth(test, true);
+	fail_nth_for_gfp_kernel(test);
 	for (nth = 1; nth < 500 && !after_events; nth++) {
-		fd = fake_alloc(test, ALL_EVENTS, DISK_EVENT_FLAG_POLL |
-				DISK_EVENT_FLAG_UEVENT);
-		current->fail_nth = nth;
+		fd = fake_alloc(test, ALL_EVENTS, FAKE_CDROM_FLAGS);
+		xchg_fail_nth(nth);
 		ret = add_disk(fd->disk);
-		left = current->fail_nth;
-		current->fail_nth = 0;
+		left = xchg_fail_nth(0);
 		if (!ret) {
 			fd->added = true;
 			if (left)	/* no n-th allocation: the sweep is over */
@@ -1387,18 +1692,11 @@ static void add_disk_fails_cleanly_when_allocation_fails(struct kunit *test)
 			before_events = true;
 		KUNIT_EXPECT_EQ(test, fake_calls(fd), 0);
 	}
-	failslab_for_fail_nth(test, false);
 	kunit_info(test, "add_disk() failed cleanly up to allocation %d\n",
 		   nth - 1);
 	KUNIT_EXPECT_TRUE(test, before_events);
 	KUNIT_EXPECT_TRUE(test, after_events);
 }
-#else
-static void add_disk_fails_cleanly_when_allocation_fails(struct kunit *test)
-{
-	kunit_skip(test, "needs CONFIG_FAILSLAB and CONFIG_FAULT_INJECTION_DEBUG_FS");
-}
-#endif
 
 /* --- sysfs --- */
 
@@ -1414,8 +1712,7 @@ static void events_lists_names_with_newline(struct kunit *test)
 
 static void events_empty_without_uevent_flag(struct kunit *test)
 {
-	struct fake_disk *fd = fake_alloc(test, ALL_EVENTS,
-					  DISK_EVENT_FLAG_POLL);
+	struct fake_disk *fd = fake_alloc(test, ALL_EVENTS, 0);
 	char *buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, buf);
@@ -1435,144 +1732,230 @@ static void events_async_is_empty(struct kunit *test)
 static void poll_msecs_reads_back(struct kunit *test)
 {
 	struct fake_disk *fd = fake_cdrom(test);
-	char *buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
 
-	KUNIT_ASSERT_NOT_NULL(test, buf);
-	show_attr(fd, &dev_attr_events_poll_msecs, buf);
-	KUNIT_EXPECT_STREQ(test, buf, "-1\n");
+	KUNIT_EXPECT_STREQ(test, read_poll_msecs(fd), "-1\n");
 	set_poll_msecs(fd, "250\n");
-	show_attr(fd, &dev_attr_events_poll_msecs, buf);
-	KUNIT_EXPECT_STREQ(test, buf, "250\n");
+	KUNIT_EXPECT_STREQ(test, read_poll_msecs(fd), "250\n");
 	set_poll_msecs(fd, "-1");
-	show_attr(fd, &dev_attr_events_poll_msecs, buf);
-	KUNIT_EXPECT_STREQ(test, buf, "-1\n");
+	KUNIT_EXPECT_STREQ(test, read_poll_msecs(fd), "-1\n");
 }
 
 static void poll_msecs_minus_one_without_events(struct kunit *test)
 {
 	struct fake_disk *fd = fake_alloc(test, 0, 0);
-	char *buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
 
-	KUNIT_ASSERT_NOT_NULL(test, buf);
 	fake_add(fd);
-	show_attr(fd, &dev_attr_events_poll_msecs, buf);
-	KUNIT_EXPECT_STREQ(test, buf, "-1\n");
+	KUNIT_EXPECT_STREQ(test, read_poll_msecs(fd), "-1\n");
 	KUNIT_EXPECT_EQ(test, poll_msecs_store(fd, "100", 3), -ENODEV);
 }
 
-/* A rejected write returns an error and leaves the value alone. */
-static void expect_poll_msecs_rejected(struct kunit *test, const char *val,
-				       size_t count)
-{
-	struct fake_disk *fd = fake_cdrom(test);
-	char *buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
-	ssize_t ret;
-
-	KUNIT_ASSERT_NOT_NULL(test, buf);
-	set_poll_msecs(fd, "700");
-	ret = poll_msecs_store(fd, val, count);
-	KUNIT_EXPECT_TRUE_MSG(test, ret == -EINVAL || ret == -ERANGE,
-			      "write of \"%*pE\" returned %zd", (int)count, val, ret);
-	show_attr(fd, &dev_attr_events_poll_msecs, buf);
-	KUNIT_EXPECT_STREQ(test, buf, "700\n");
-}
-
-/* A written value that must be refused: @len bytes of @val. */
-struct bad_write {
+/*
+ * A write to an interval, @len bytes of @val (a string literal: NUL
+ * after them), and what must come of it: error @err, or if that is 0,
+ * @msecs read back.
+ */
+struct interval_write {
 	const char	*val;
 	size_t		len;
+	int		err;
+	long long	msecs;
 	const char	*what;
 };
 
-#define BAD(s, w)	{ .val = s, .len = sizeof(s) - 1, .what = w }
+#define REFUSED(s, e, w) \
+	{ .val = s, .len = sizeof(s) - 1, .err = -(e), .what = w }
+#define ACCEPTED(s, v, w) \
+	{ .val = s, .len = sizeof(s) - 1, .msecs = v, .what = w }
 
-static void bad_write_desc(const struct bad_write *bw, char *desc)
+static void interval_write_desc(const struct interval_write *w, char *desc)
 {
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", bw->what);
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", w->what);
 }
 
-/* Refused by mainline's sysfs store too. */
-static const struct bad_write bad_poll_msecs[] = {
-	BAD("-2", "below -1"),
-	BAD("-1000", "far below -1"),
-	BAD("", "empty"),
-	BAD("\n", "a newline alone"),
-	BAD("fast\n", "a word"),
-	BAD("-", "a sign alone"),
-	BAD("--1", "two signs"),
-	BAD("+5", "a plus sign"),
-	BAD("\0", "a NUL alone"),
+/*
+ * events_poll_msecs takes kstrtol(), base 10: at most one newline after
+ * the number, nothing else, and -1 or more.  Mainline's sscanf("%ld")
+ * refuses these too.
+ */
+static const struct interval_write bad_poll_msecs[] = {
+	REFUSED("-2", EINVAL, "below -1"),
+	REFUSED("-1000", EINVAL, "far below -1"),
+	REFUSED("-9223372036854775808", EINVAL, "LONG_MIN"),
+	REFUSED("", EINVAL, "empty"),
+	REFUSED("\n", EINVAL, "a newline alone"),
+	REFUSED("fast\n", EINVAL, "a word"),
+	REFUSED("-", EINVAL, "a minus alone"),
+	REFUSED("+", EINVAL, "a plus alone"),
+	REFUSED("--1", EINVAL, "two minus signs"),
+	REFUSED("-+1", EINVAL, "a plus after a minus"),
+	REFUSED("\0", EINVAL, "a NUL alone"),
 };
 
-KUNIT_ARRAY_PARAM(bad_poll_msecs, bad_poll_msecs, bad_write_desc);
+KUNIT_ARRAY_PARAM(bad_poll_msecs, bad_poll_msecs, interval_write_desc);
 
-/* One bad write of a table, to a disk's events_poll_msecs (both suites). */
-static void poll_msecs_rejects_bad_write(struct kunit *test)
-{
-	const struct bad_write *bw = test->param_value;
-
-	expect_poll_msecs_rejected(test, bw->val, bw->len);
-}
-
-/* Refused by mainline's default too (kstrtoul()). */
-static const struct bad_write bad_dfl_poll_msecs[] = {
-	BAD("-2", "negative"),
-	BAD("", "empty"),
-	BAD("\n", "a newline alone"),
-	BAD("fast\n", "a word"),
-	BAD("-", "a sign alone"),
-	BAD("12abc", "trailing garbage"),
-	BAD("1e3", "an exponent"),
-	BAD("1.5", "a fraction"),
-	BAD(" 5", "a leading space"),
-	BAD("5 ", "a trailing space"),
-	BAD("\t5", "a leading tab"),
-	BAD("5\n\n", "two newlines"),
-	BAD("1,000", "a thousands separator"),
-	BAD("99999999999999999999", "overflow"),
-	BAD("5\t", "a trailing tab"),
-	BAD("1 2", "two numbers"),
-	BAD("5\r\n", "a CR LF line end"),
-	BAD("--1", "two signs"),
-	BAD("+", "a plus sign alone"),
-	BAD("0x", "a hexadecimal prefix alone"),
-	BAD("0b101", "binary"),
-	BAD("1_000", "a digit separator"),
-	BAD("NaN", "not a number"),
-	BAD("100000000000000000000000000000000000000000", "a very long number"),
-	BAD("5\n ", "a space after the newline"),
+/* Read the same by mainline's sscanf("%ld"). */
+static const struct interval_write good_poll_msecs[] = {
+	ACCEPTED("250", 250, "decimal"),
+	ACCEPTED("250\n", 250, "a trailing newline"),
+	ACCEPTED("-1", -1, "-1: the default"),
+	ACCEPTED("-1\n", -1, "-1 and a newline"),
+	ACCEPTED("0", 0, "0: no polling"),
+	ACCEPTED("-0", 0, "minus zero"),
+	ACCEPTED("010", 10, "leading zeros: decimal"),
+	ACCEPTED("86400001", 86400001, "above one day"),
+	ACCEPTED("4294967295", 4294967295LL, "UINT_MAX"),
+	ACCEPTED("5\0 9", 5, "up to an embedded NUL"),
 };
 
-KUNIT_ARRAY_PARAM(bad_dfl_poll_msecs, bad_dfl_poll_msecs, bad_write_desc);
+KUNIT_ARRAY_PARAM(good_poll_msecs, good_poll_msecs, interval_write_desc);
 
-/* One bad write of a table, to block.events_dfl_poll_msecs (both suites). */
-static void default_rejects_bad_write(struct kunit *test)
+/* A refused write returns its error and leaves the interval alone. */
+static void poll_msecs_refuses_bad_write(struct kunit *test)
 {
-	const struct bad_write *bw = test->param_value;
+	const struct interval_write *w = test->param_value;
+	struct fake_disk *fd = fake_cdrom(test);
 
-	expect_dfl_rejected(test, bw->val);
+	set_poll_msecs(fd, "700");
+	KUNIT_EXPECT_EQ_MSG(test, poll_msecs_store(fd, w->val, w->len),
+			    (ssize_t)w->err, "write of \"%*pE\"", (int)w->len,
+			    w->val);
+	KUNIT_EXPECT_STREQ(test, read_poll_msecs(fd), "700\n");
 }
 
-static void default_rejects_negative(struct kunit *test)
+/* An accepted write returns its length; the value reads back. */
+static void poll_msecs_accepts_write(struct kunit *test)
 {
-	expect_dfl_rejected(test, "-1");
+	const struct interval_write *w = test->param_value;
+	struct fake_disk *fd = fake_cdrom(test);
+	char want[24];
+
+	set_poll_msecs(fd, "700");
+	KUNIT_EXPECT_EQ_MSG(test, poll_msecs_store(fd, w->val, w->len),
+			    (ssize_t)w->len, "write of \"%*pE\"", (int)w->len,
+			    w->val);
+	snprintf(want, sizeof(want), "%lld\n", w->msecs);
+	KUNIT_EXPECT_STREQ(test, read_poll_msecs(fd), want);
 }
 
-static void default_accepts_trailing_newline(struct kunit *test)
+/*
+ * block.events_dfl_poll_msecs takes kstrtoul(), any base, as every
+ * unsigned long parameter (param_set_ulong()): mainline refuses these.
+ */
+static const struct interval_write bad_dfl_poll_msecs[] = {
+	REFUSED("-1", EINVAL, "-1"),
+	REFUSED("-2", EINVAL, "negative"),
+	REFUSED("", EINVAL, "empty"),
+	REFUSED("\n", EINVAL, "a newline alone"),
+	REFUSED("fast\n", EINVAL, "a word"),
+	REFUSED("-", EINVAL, "a minus alone"),
+	REFUSED("12abc", EINVAL, "trailing garbage"),
+	REFUSED("1e3", EINVAL, "an exponent"),
+	REFUSED("1.5", EINVAL, "a fraction"),
+	REFUSED(" 5", EINVAL, "a leading space"),
+	REFUSED("5 ", EINVAL, "a trailing space"),
+	REFUSED("\t5", EINVAL, "a leading tab"),
+	REFUSED("5\t", EINVAL, "a trailing tab"),
+	REFUSED("5\n\n", EINVAL, "two newlines"),
+	REFUSED("5\n ", EINVAL, "a space after the newline"),
+	REFUSED("5\r\n", EINVAL, "a CR LF line end"),
+	REFUSED("1,000", EINVAL, "a thousands separator"),
+	REFUSED("1_000", EINVAL, "a digit separator"),
+	REFUSED("1 2", EINVAL, "two numbers"),
+	REFUSED("--1", EINVAL, "two minus signs"),
+	REFUSED("+", EINVAL, "a plus alone"),
+	REFUSED("0x", EINVAL, "a hexadecimal prefix alone"),
+	REFUSED("0b101", EINVAL, "binary"),
+	REFUSED("08", EINVAL, "an octal 8"),
+	REFUSED("NaN", EINVAL, "not a number"),
+	REFUSED("99999999999999999999", ERANGE, "overflow"),
+	REFUSED("100000000000000000000000000000000000000000", ERANGE,
+		"a very long number"),
+};
+
+KUNIT_ARRAY_PARAM(bad_dfl_poll_msecs, bad_dfl_poll_msecs, interval_write_desc);
+
+/* Read the same by mainline's param_set_ulong(). */
+static const struct interval_write good_dfl_poll_msecs[] = {
+	ACCEPTED("2000", 2000, "decimal"),
+	ACCEPTED("2000\n", 2000, "a trailing newline"),
+	ACCEPTED("+2000", 2000, "a plus sign"),
+	ACCEPTED("0x7d0", 2000, "hexadecimal"),
+	ACCEPTED("0X7D0", 2000, "upper-case hexadecimal"),
+	ACCEPTED("010", 8, "octal"),
+	ACCEPTED("0", 0, "0: no polling"),
+	ACCEPTED("86400001", 86400001, "above one day"),
+	ACCEPTED("4294967295", 4294967295LL, "UINT_MAX"),
+};
+
+KUNIT_ARRAY_PARAM(good_dfl_poll_msecs, good_dfl_poll_msecs,
+		  interval_write_desc);
+
+/* Neither a value the parser may leave nor one it may store. */
+#define DFL_UNTOUCHED	12345UL
+
+/* A refused default returns its error and stores nothing. */
+static void default_refuses_bad_write(struct kunit *test)
 {
-	test_set_dfl(test, "1234\n");
-	KUNIT_EXPECT_EQ(test, get_dfl(), 1234UL);
+	const struct interval_write *w = test->param_value;
+	unsigned long msecs = DFL_UNTOUCHED;
+
+	KUNIT_EXPECT_EQ_MSG(test, parse_dfl(test, w->val, &msecs), w->err,
+			    "write of \"%*pE\"", (int)w->len, w->val);
+	KUNIT_EXPECT_EQ(test, msecs, DFL_UNTOUCHED);
+}
+
+/* An accepted default stores its value. */
+static void default_accepts_write(struct kunit *test)
+{
+	const struct interval_write *w = test->param_value;
+	unsigned long msecs = DFL_UNTOUCHED;
+
+	KUNIT_EXPECT_EQ_MSG(test, parse_dfl(test, w->val, &msecs), 0,
+			    "write of \"%*pE\"", (int)w->len, w->val);
+	KUNIT_EXPECT_EQ(test, (long long)msecs, w->msecs);
+}
+
+/* A spelling of the running default: the printf format that writes it. */
+struct dfl_spelling {
+	const char	*fmt;
+	const char	*what;
+};
+
+static const struct dfl_spelling dfl_spellings[] = {
+	{ "%lu", "decimal" },
+	{ "%lu\n", "a trailing newline" },
+	{ "+%lu", "a plus sign" },
+	{ "0x%lx", "hexadecimal" },
+	{ "0X%lX", "upper-case hexadecimal" },
+	{ "0%lo", "octal" },
+};
+
+static void dfl_spelling_desc(const struct dfl_spelling *sp, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", sp->what);
+}
+
+KUNIT_ARRAY_PARAM(dfl_spellings, dfl_spellings, dfl_spelling_desc);
+
+/*
+ * The real parameter reads back what was written to it: the running
+ * default, so that nothing changes for the rest of the system.
+ */
+static void default_write_reads_back(struct kunit *test)
+{
+	const struct dfl_spelling *sp = test->param_value;
+
+	rewrite_dfl(test, sp->fmt);
 }
 
 static struct kunit_case disk_events_cases[] = {
 	KUNIT_CASE(add_checks_at_once),
-	KUNIT_CASE(default_zero_means_no_polling),
+	KUNIT_CASE(poll_flag_disk_follows_the_default),
 	KUNIT_CASE(own_interval_polls),
 	KUNIT_CASE(own_zero_disables_despite_default),
 	KUNIT_CASE(own_interval_wins_over_default),
-	KUNIT_CASE(default_polls_disks_with_poll_flag),
 	KUNIT_CASE(default_ignored_without_poll_flag),
-	KUNIT_CASE(default_change_checks_every_disk_at_once),
+	KUNIT_CASE(default_write_checks_every_disk_at_once),
 	KUNIT_CASE(own_interval_change_checks_at_once),
 	KUNIT_CASE(media_change_sends_uevent),
 	KUNIT_CASE(eject_request_sends_uevent),
@@ -1584,9 +1967,11 @@ static struct kunit_case disk_events_cases[] = {
 	KUNIT_CASE(check_media_change_false_without_change),
 	KUNIT_CASE(check_media_change_clears_both_events),
 	KUNIT_CASE(media_change_gets_new_diskseq_before_uevent),
+	KUNIT_CASE(forced_change_sends_uevent_then_bumps_diskseq),
 	KUNIT_CASE(eject_request_keeps_diskseq),
 	KUNIT_CASE(no_uevent_without_uevent_flag),
 	KUNIT_CASE(undeclared_event_sends_no_uevent),
+	KUNIT_CASE(suppressed_change_still_pending),
 	KUNIT_CASE(block_waits_for_running_check),
 	KUNIT_CASE(blocked_disk_is_not_polled),
 	KUNIT_CASE(last_unblock_resumes_polling),
@@ -1600,7 +1985,6 @@ static struct kunit_case disk_events_cases[] = {
 	KUNIT_CASE(flush_while_blocked_waits_for_unblock),
 	KUNIT_CASE(flush_during_open_check_is_not_lost),
 	KUNIT_CASE(checks_never_overlap_under_opens_and_flushes),
-	KUNIT_CASE(no_polling_while_workqueues_frozen),
 	KUNIT_CASE(slow_drive_delays_no_other),
 	KUNIT_CASE(no_check_after_removal),
 	KUNIT_CASE(removal_waits_for_check_in_flight),
@@ -1616,10 +2000,11 @@ static struct kunit_case disk_events_cases[] = {
 	KUNIT_CASE(events_async_is_empty),
 	KUNIT_CASE(poll_msecs_reads_back),
 	KUNIT_CASE(poll_msecs_minus_one_without_events),
-	KUNIT_CASE_PARAM(poll_msecs_rejects_bad_write, bad_poll_msecs_gen_params),
-	KUNIT_CASE(default_rejects_negative),
-	KUNIT_CASE_PARAM(default_rejects_bad_write, bad_dfl_poll_msecs_gen_params),
-	KUNIT_CASE(default_accepts_trailing_newline),
+	KUNIT_CASE_PARAM(poll_msecs_refuses_bad_write, bad_poll_msecs_gen_params),
+	KUNIT_CASE_PARAM(poll_msecs_accepts_write, good_poll_msecs_gen_params),
+	KUNIT_CASE_PARAM(default_refuses_bad_write, bad_dfl_poll_msecs_gen_params),
+	KUNIT_CASE_PARAM(default_accepts_write, good_dfl_poll_msecs_gen_params),
+	KUNIT_CASE_PARAM(default_write_reads_back, dfl_spellings_gen_params),
 	{}
 };
 
@@ -1631,12 +2016,35 @@ static struct kunit_suite disk_events_suite = {
 /* --- behaviour mainline lacks --- */
 
 /* A poll interval (ms) long enough to tell grid points from other times. */
-#define GRID_POLL_MS	600
-#define GRID_HALF_MS	300
-/* How far off a grid point a periodic check may run: timer wheel slack
- * (8 jiffies at this interval) and worker latency under emulation.
+#define GRID_POLL_MS	1000
+/* What a worker may add to the timer's lateness, under emulation. */
+#define GRID_LATENCY_MS	50
+
+/**
+ * grid_slack_ms - how far a periodic check may run from its grid point
+ * @interval_ms: the poll interval
+ *
+ * A periodic check is a timer armed up to one interval ahead.  The
+ * timer wheel fires a timer late by up to the granularity of the level
+ * its delay falls in: 1 jiffy below 63 jiffies, 8 times more from each
+ * level to the next, whose delays start 8 times further out
+ * (LVL_START() and calc_index() in kernel/time/timer.c).  One more
+ * jiffy, as each check reads jiffies, and the worker's latency.  At
+ * HZ=250 a 1000 ms interval gives 36 + 50 ms; at HZ=1000, 65 + 50 ms.
+ *
+ * Return: the slack in milliseconds.
  */
-#define GRID_SLACK_MS	80
+static unsigned int grid_slack_ms(unsigned int interval_ms)
+{
+	unsigned long delay = msecs_to_jiffies(interval_ms);
+	unsigned long gran = 1, level_start = 63;
+
+	while (delay >= level_start) {
+		gran <<= 3;
+		level_start <<= 3;
+	}
+	return jiffies_to_msecs(gran + 1) + GRID_LATENCY_MS;
+}
 
 /* The jiffies at check number @n (0 is the first); fails if none comes. */
 static unsigned long check_time(struct fake_disk *fd, int n)
@@ -1646,23 +2054,27 @@ static unsigned long check_time(struct fake_disk *fd, int n)
 }
 
 /* Set @fd's own interval and wait for the immediate check it makes. */
-static void poll_every(struct fake_disk *fd, const char *msecs)
+static void poll_every(struct fake_disk *fd, unsigned int msecs)
 {
 	int n = fake_calls(fd);
+	char val[16];
 
-	set_poll_msecs(fd, msecs);
+	snprintf(val, sizeof(val), "%u", msecs);
+	set_poll_msecs(fd, val);
 	KUNIT_ASSERT_TRUE(fd->test, fake_wait_calls(fd, n + 1));
 }
 
+/* Started a third of an interval apart, two disks meet on the grid. */
 static void equal_intervals_share_a_tick(struct kunit *test)
 {
 	struct fake_disk *a = fake_cdrom(test), *b = fake_cdrom(test);
 	unsigned long ta, tb, half = msecs_to_jiffies(GRID_POLL_MS / 2);
+	unsigned int slack = grid_slack_ms(GRID_POLL_MS);
 	int na, nb;
 
-	poll_every(a, __stringify(GRID_POLL_MS));
+	poll_every(a, GRID_POLL_MS);
 	msleep(GRID_POLL_MS / 3);
-	poll_every(b, __stringify(GRID_POLL_MS));
+	poll_every(b, GRID_POLL_MS);
 	na = fake_calls(a);
 	nb = fake_calls(b);
 	ta = check_time(a, na);
@@ -1672,40 +2084,49 @@ static void equal_intervals_share_a_tick(struct kunit *test)
 		tb = check_time(b, nb + 1);
 	else if (time_after(tb, ta + half))
 		ta = check_time(a, na + 1);
-	KUNIT_EXPECT_LE_MSG(test, jiffies_to_msecs(abs_diff(ta, tb)),
-			    GRID_SLACK_MS, "periodic checks %u ms apart",
-			    jiffies_to_msecs(abs_diff(ta, tb)));
+	KUNIT_EXPECT_LE_MSG(test, jiffies_to_msecs(abs_diff(ta, tb)), slack,
+			    "periodic checks %u ms apart, HZ=%d",
+			    jiffies_to_msecs(abs_diff(ta, tb)), HZ);
 }
 
+/* A flush a third of an interval after a periodic check moves no other. */
 static void check_after_flush_rejoins_the_grid(struct kunit *test)
 {
 	struct fake_disk *fd = fake_cdrom(test);
+	unsigned int gap, slack = grid_slack_ms(GRID_POLL_MS);
 	unsigned long before, after;
-	unsigned int gap;
+	int n;
 
-	poll_every(fd, __stringify(GRID_POLL_MS));
+	poll_every(fd, GRID_POLL_MS);
 	before = check_time(fd, fake_calls(fd));
 	msleep(GRID_POLL_MS / 3);
+	n = fake_calls(fd);
 	disk_flush_events(fd->disk, 0);
-	KUNIT_ASSERT_TRUE(test, fake_wait_calls(fd, fake_calls(fd) + 1));
-	after = check_time(fd, fake_calls(fd));
+	KUNIT_ASSERT_TRUE(test, fake_wait_calls(fd, n + 1));
+	after = check_time(fd, n + 1);
 	/* One interval from the periodic check before: not from the flush. */
 	gap = jiffies_to_msecs(after - before);
-	KUNIT_EXPECT_LE_MSG(test, abs_diff(gap, (unsigned int)GRID_POLL_MS), GRID_SLACK_MS,
-			    "periodic checks %u ms apart across a flush", gap);
+	KUNIT_EXPECT_LE_MSG(test, abs_diff(gap, (unsigned int)GRID_POLL_MS), slack,
+			    "periodic checks %u ms apart across a flush, HZ=%d",
+			    gap, HZ);
 }
 
+/*
+ * A disk polled twice as often as another, started a quarter of the
+ * longer interval after it, meets it on the longer interval's ticks.
+ */
 static void commensurate_intervals_meet_on_the_longer_tick(struct kunit *test)
 {
 	struct fake_disk *fast = fake_cdrom(test), *slow = fake_cdrom(test);
 	unsigned int apart, closest = UINT_MAX;
+	unsigned int slack = grid_slack_ms(GRID_POLL_MS);
 	long from_slow[4];
 	unsigned long t;
 	int i, n;
 
-	poll_every(slow, __stringify(GRID_POLL_MS));
-	msleep(GRID_POLL_MS / 3);
-	poll_every(fast, __stringify(GRID_HALF_MS));
+	poll_every(slow, GRID_POLL_MS);
+	msleep(GRID_POLL_MS / 4);
+	poll_every(fast, GRID_POLL_MS / 2);
 	n = fake_calls(fast);
 	t = check_time(slow, fake_calls(slow));
 	/*
@@ -1719,17 +2140,10 @@ static void commensurate_intervals_meet_on_the_longer_tick(struct kunit *test)
 		apart = jiffies_to_msecs(abs(from_slow[i]));
 		closest = min(closest, apart);
 	}
-	KUNIT_EXPECT_LE_MSG(test, closest, GRID_SLACK_MS,
-			    "fast checks %ld, %ld, %ld, %ld jiffies from the slow one",
-			    from_slow[0], from_slow[1], from_slow[2], from_slow[3]);
-}
-
-/* Have the next check find @events, run it at once and let it finish. */
-static void check_now_answering(struct fake_disk *fd, unsigned int events)
-{
-	fake_answer(fd, events);
-	disk_flush_events(fd->disk, 0);
-	settle(fd);
+	KUNIT_EXPECT_LE_MSG(test, closest, slack,
+			    "fast checks %ld, %ld, %ld, %ld jiffies from the slow one, HZ=%d",
+			    from_slow[0], from_slow[1], from_slow[2], from_slow[3],
+			    HZ);
 }
 
 /* --- tracepoints, found by name so this file links against mainline --- */
@@ -1746,6 +2160,7 @@ struct tp_probe {
 	int			last_depth;
 };
 
+#ifdef CONFIG_TRACEPOINTS
 static void tp_find(struct tracepoint *tp, void *priv)
 {
 	struct tp_probe *p = priv;
@@ -1762,7 +2177,10 @@ static void tp_probe_unregister(void *data)
 	tracepoint_synchronize_unregister();
 }
 
-/* Attach @fn to tracepoint @name for the rest of the test. */
+/*
+ * Attach @fn to tracepoint @name for the rest of the test; fails the
+ * test if there is no such tracepoint.
+ */
 static struct tp_probe *tp_attach(struct kunit *test, struct fake_disk *fd,
 				  const char *name, void *fn)
 {
@@ -1780,6 +2198,15 @@ static struct tp_probe *tp_attach(struct kunit *test, struct fake_disk *fd,
 							p), 0);
 	return p;
 }
+#else
+/* Skip a case that needs tracepoints in a kernel built without them. */
+static struct tp_probe *tp_attach(struct kunit *test, struct fake_disk *fd,
+				  const char *name, void *fn)
+{
+	kunit_skip(test, "needs CONFIG_TRACEPOINTS");
+	return NULL;
+}
+#endif
 
 static void on_check(void *data, struct gendisk *disk, unsigned int clearing,
 		     unsigned int found, u64 duration_ns)
@@ -1821,10 +2248,7 @@ static void check_tracepoint_fires_per_check(struct kunit *test)
 	struct tp_probe *p = tp_attach(test, fd, "disk_events_check", on_check);
 	int n = fake_calls(fd);
 
-	fake_answer(fd, DISK_EVENT_EJECT_REQUEST);
-	disk_flush_events(fd->disk, 0);
-	KUNIT_ASSERT_TRUE(test, fake_wait_calls(fd, n + 1));
-	settle(fd);
+	check_now_answering(fd, DISK_EVENT_EJECT_REQUEST);
 	KUNIT_EXPECT_EQ(test, atomic_read(&p->hits), fake_calls(fd) - n);
 	KUNIT_EXPECT_GE(test, atomic_read(&p->hits), 1);
 }
@@ -1887,7 +2311,8 @@ static ssize_t read_seq_file(struct file *f, char *buf, size_t len)
 
 /*
  * The value of "@key: value" in @fd's debugfs file block/<disk>/
- * disk_events; fails the test if the file or the key is missing.
+ * disk_events; fails the test if the file or the key is missing, skips
+ * it in a kernel without debugfs.
  */
 static long long stat_of(struct fake_disk *fd, const char *key)
 {
@@ -1917,20 +2342,26 @@ static long long stat_of(struct fake_disk *fd, const char *key)
 
 static void stats_count_checks(struct kunit *test)
 {
-	struct fake_disk *fd = fake_cdrom(test);
-	long long before = stat_of(fd, "checks");
+	struct fake_disk *fd;
+	long long before;
+	int n;
 
+	needs_debugfs(test);
+	fd = fake_cdrom(test);
+	before = stat_of(fd, "checks");
+	n = fake_calls(fd);
 	disk_flush_events(fd->disk, 0);
-	KUNIT_ASSERT_TRUE(test, fake_wait_calls(fd, fake_calls(fd) + 1));
-	settle(fd);
+	KUNIT_ASSERT_TRUE(test, wait_checked(fd, n + 1));
 	KUNIT_EXPECT_EQ(test, stat_of(fd, "checks"), (long long)fake_calls(fd));
-	KUNIT_EXPECT_GT(test, stat_of(fd, "checks"), before);
+	KUNIT_EXPECT_EQ(test, stat_of(fd, "checks"), before + 1);
 }
 
 static void stats_count_found_events_and_uevents(struct kunit *test)
 {
-	struct fake_disk *fd = fake_cdrom(test);
+	struct fake_disk *fd;
 
+	needs_debugfs(test);
+	fd = fake_cdrom(test);
 	check_now_answering(fd, DISK_EVENT_MEDIA_CHANGE);
 	KUNIT_EXPECT_EQ(test, stat_of(fd, "found_media_change"), 1);
 	KUNIT_EXPECT_EQ(test, stat_of(fd, "found_eject_request"), 0);
@@ -1939,8 +2370,10 @@ static void stats_count_found_events_and_uevents(struct kunit *test)
 
 static void stats_show_block_depth(struct kunit *test)
 {
-	struct fake_disk *fd = fake_cdrom(test);
+	struct fake_disk *fd;
 
+	needs_debugfs(test);
+	fd = fake_cdrom(test);
 	KUNIT_EXPECT_EQ(test, stat_of(fd, "block_depth"), 0);
 	disk_block_events(fd->disk);
 	KUNIT_EXPECT_EQ(test, stat_of(fd, "block_depth"), 1);
@@ -1950,52 +2383,186 @@ static void stats_show_block_depth(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, stat_of(fd, "block_depth"), 0);
 }
 
+/* The interval a disk is polled at: the running default, its own, or none. */
 static void stats_show_effective_interval(struct kunit *test)
+{
+	struct fake_disk *polled, *unpolled;
+
+	needs_debugfs(test);
+	polled = fake_polled_cdrom(test);
+	unpolled = fake_cdrom(test);
+	KUNIT_EXPECT_EQ(test, stat_of(polled, "poll_msecs"), (long long)get_dfl());
+	KUNIT_EXPECT_EQ(test, stat_of(unpolled, "poll_msecs"), 0);
+	set_poll_msecs(polled, "700");
+	KUNIT_EXPECT_EQ(test, stat_of(polled, "poll_msecs"), 700);
+}
+
+/* --- uevents that are not sent are neither traced nor counted --- */
+
+/**
+ * clear_change_failing_uevent - clear a media change whose uevent fails
+ * @test: the test
+ * @fd: the disk
+ * @l: a listener
+ *
+ * Clears a media change with disk_check_media_change(), which reports
+ * it from the calling task, with the task's next slab allocation failed:
+ * kobject_uevent_env()'s environment, so that it fails with -ENOMEM.
+ * Another allocation may come first now and then (object debugging
+ * refills its pool), and the uevent is sent: so up to five tries, until
+ * one uevent was lost.
+ *
+ * Return: how many uevents did arrive, before the lost one.
+ */
+static int clear_change_failing_uevent(struct kunit *test,
+				       struct fake_disk *fd, struct listener *l)
+{
+	unsigned int left;
+	bool changed;
+	int i;
+
+	fail_nth_for_gfp_kernel(test);
+	for (i = 0; i < 5; i++) {
+		fake_answer(fd, DISK_EVENT_MEDIA_CHANGE);
+		xchg_fail_nth(1);
+		changed = disk_check_media_change(fd->disk);
+		left = xchg_fail_nth(0);
+		KUNIT_ASSERT_TRUE(test, changed);
+		KUNIT_ASSERT_EQ_MSG(test, left, 0,
+				    "no allocation failed: was a uevent sent?");
+		if (!count_uevents(l, fd, "DISK_MEDIA_CHANGE", QUIET_MS))
+			return i;
+	}
+	KUNIT_FAIL_AND_ABORT(test, "5 uevents sent despite a failed allocation");
+	return i;
+}
+
+/* Clear a media change whose uevent is sent; fails the test if it is not. */
+static void clear_change_sending_uevent(struct kunit *test,
+					struct fake_disk *fd,
+					struct listener *l)
+{
+	fake_answer(fd, DISK_EVENT_MEDIA_CHANGE);
+	KUNIT_ASSERT_TRUE(test, disk_check_media_change(fd->disk));
+	KUNIT_ASSERT_EQ(test, count_uevents(l, fd, "DISK_MEDIA_CHANGE",
+					    QUIET_MS), 1);
+}
+
+static void failed_uevent_hits_no_tracepoint(struct kunit *test)
+{
+	struct fake_disk *fd = fake_cdrom(test);
+	struct tp_probe *p = tp_attach(test, fd, "disk_events_uevent", on_uevent);
+	struct listener *l = listener_open(test);
+	int sent;
+
+	sent = clear_change_failing_uevent(test, fd, l);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->hits), sent);
+	clear_change_sending_uevent(test, fd, l);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->hits), sent + 1);
+}
+
+static void failed_uevent_not_counted(struct kunit *test)
+{
+	struct fake_disk *fd;
+	struct listener *l;
+	int sent;
+
+	needs_debugfs(test);
+	fd = fake_cdrom(test);
+	l = listener_open(test);
+	KUNIT_ASSERT_EQ(test, stat_of(fd, "uevents"), 0);
+	sent = clear_change_failing_uevent(test, fd, l);
+	KUNIT_EXPECT_EQ(test, stat_of(fd, "uevents"), sent);
+	KUNIT_EXPECT_EQ(test, stat_of(fd, "found_media_change"), sent + 1);
+	clear_change_sending_uevent(test, fd, l);
+	KUNIT_EXPECT_EQ(test, stat_of(fd, "uevents"), sent + 1);
+}
+
+static void suppressed_uevent_hits_no_tracepoint(struct kunit *test)
+{
+	struct fake_disk *fd = fake_cdrom(test);
+	struct tp_probe *p = tp_attach(test, fd, "disk_events_uevent", on_uevent);
+
+	suppress_uevents(test, fd);
+	check_now_answering(fd, DISK_EVENT_MEDIA_CHANGE);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->hits), 0);
+	KUNIT_EXPECT_TRUE(test, disk_check_media_change(fd->disk));
+
+	allow_uevents(fd);
+	check_now_answering(fd, DISK_EVENT_MEDIA_CHANGE);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->hits), 1);
+}
+
+static void suppressed_uevent_not_counted(struct kunit *test)
 {
 	struct fake_disk *fd;
 
-	test_set_dfl(test, "3000");
+	needs_debugfs(test);
 	fd = fake_cdrom(test);
-	KUNIT_EXPECT_EQ(test, stat_of(fd, "poll_msecs"), 3000);
-	set_poll_msecs(fd, "700");
-	KUNIT_EXPECT_EQ(test, stat_of(fd, "poll_msecs"), 700);
+	suppress_uevents(test, fd);
+	check_now_answering(fd, DISK_EVENT_MEDIA_CHANGE);
+	KUNIT_EXPECT_EQ(test, stat_of(fd, "found_media_change"), 1);
+	KUNIT_EXPECT_EQ(test, stat_of(fd, "uevents"), 0);
+	KUNIT_EXPECT_TRUE(test, disk_check_media_change(fd->disk));
+
+	allow_uevents(fd);
+	check_now_answering(fd, DISK_EVENT_MEDIA_CHANGE);
+	KUNIT_EXPECT_EQ(test, stat_of(fd, "uevents"), 1);
 }
 
-/* Accepted, in part or in some other reading, by mainline's sscanf(). */
-static const struct bad_write malformed_poll_msecs[] = {
-	BAD("12abc", "trailing garbage"),
-	BAD("1e3", "an exponent"),
-	BAD("1.5", "a fraction"),
-	BAD(" 5", "a leading space"),
-	BAD("5 ", "a trailing space"),
-	BAD("5\n\n", "two newlines"),
-	BAD("99999999999999999999", "overflow"),
-	BAD("86400001", "above one day"),
-	BAD("5\09", "an embedded NUL"),	/* '5', '\0', '9' */
-	BAD("0x10", "hexadecimal"),
-	BAD("\t5", "a leading tab"),
-	BAD("5\t", "a trailing tab"),
-	BAD("1,000", "a thousands separator"),
-	BAD("1 2", "two numbers"),
-	BAD("5\r\n", "a CR LF line end"),
-	BAD("-1-", "a trailing sign"),
-	BAD("-9223372036854775809", "below LONG_MIN"),
+/* --- strict parsing --- */
+
+/*
+ * Refused by kstrtol(): accepted by mainline's sscanf("%ld"), in part
+ * or in another reading ("0x10" is 0, " 5" is 5, overflow wraps).
+ */
+static const struct interval_write malformed_poll_msecs[] = {
+	REFUSED("12abc", EINVAL, "trailing garbage"),
+	REFUSED("1e3", EINVAL, "an exponent"),
+	REFUSED("1.5", EINVAL, "a fraction"),
+	REFUSED("0x10", EINVAL, "hexadecimal"),
+	REFUSED(" 5", EINVAL, "a leading space"),
+	REFUSED("\t5", EINVAL, "a leading tab"),
+	REFUSED("5 ", EINVAL, "a trailing space"),
+	REFUSED("5\t", EINVAL, "a trailing tab"),
+	REFUSED("5\n\n", EINVAL, "two newlines"),
+	REFUSED("5\r\n", EINVAL, "a CR LF line end"),
+	REFUSED("1,000", EINVAL, "a thousands separator"),
+	REFUSED("1 2", EINVAL, "two numbers"),
+	REFUSED("-1-", EINVAL, "a trailing sign"),
+	REFUSED("99999999999999999999", ERANGE, "overflow"),
+	REFUSED("-9223372036854775809", ERANGE, "below LONG_MIN"),
 	/* 10^41: mainline's sscanf() wraps it to a positive long. */
-	BAD("100000000000000000000000000000000000000000", "a very long number"),
+	REFUSED("100000000000000000000000000000000000000000", ERANGE,
+		"a very long number"),
+	/* msecs_to_jiffies() takes an unsigned int. */
+	REFUSED("4294967296", ERANGE, "above UINT_MAX"),
+	REFUSED("9223372036854775807", ERANGE, "LONG_MAX"),
 };
 
-KUNIT_ARRAY_PARAM(malformed_poll_msecs, malformed_poll_msecs, bad_write_desc);
+KUNIT_ARRAY_PARAM(malformed_poll_msecs, malformed_poll_msecs,
+		  interval_write_desc);
 
-/* Accepted by mainline's default, whose kstrtoul() takes any base. */
-static const struct bad_write malformed_dfl_poll_msecs[] = {
-	BAD("0x10", "hexadecimal"),
-	BAD("+5", "a plus sign"),
-	BAD("86400001", "above one day"),
-	BAD("4294967296", "above 32 bits"),
+/* Accepted by kstrtol(), refused by mainline's sscanf("%ld"). */
+static const struct interval_write signed_poll_msecs[] = {
+	ACCEPTED("+5", 5, "a plus sign"),
+	ACCEPTED("+250\n", 250, "a plus sign and a newline"),
+	ACCEPTED("+0", 0, "plus zero"),
 };
 
-KUNIT_ARRAY_PARAM(malformed_dfl_poll_msecs, malformed_dfl_poll_msecs,
-		  bad_write_desc);
+KUNIT_ARRAY_PARAM(signed_poll_msecs, signed_poll_msecs, interval_write_desc);
+
+/* Accepted by mainline's default, and stored as is. */
+static const struct interval_write oversized_dfl_poll_msecs[] = {
+	REFUSED("4294967296", ERANGE, "above UINT_MAX"),
+	REFUSED("0x100000000", ERANGE, "above UINT_MAX, hexadecimal"),
+	REFUSED("18446744073709551615", ERANGE, "ULONG_MAX"),
+};
+
+KUNIT_ARRAY_PARAM(oversized_dfl_poll_msecs, oversized_dfl_poll_msecs,
+		  interval_write_desc);
+
+/* --- removal, undeclared events, clears outside open --- */
 
 static void check_media_change_after_removal_calls_no_driver(struct kunit *test)
 {
@@ -2049,30 +2616,17 @@ static void concurrent_clears_never_overlap(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, READ_ONCE(fd->overlapped));
 }
 
-static void forced_change_uevent_carries_new_diskseq(struct kunit *test)
-{
-	struct fake_disk *fd = fake_cdrom(test);
-	struct listener *l = listener_open(test);
-	unsigned long long got;
-
-	disk_force_media_change(fd->disk);
-	KUNIT_ASSERT_TRUE(test, wait_uevent(l, fd, "DISK_MEDIA_CHANGE"));
-	KUNIT_ASSERT_NOT_NULL(test, uevent_var(l, "DISKSEQ"));
-	KUNIT_ASSERT_EQ(test, kstrtoull(uevent_var(l, "DISKSEQ"), 10, &got), 0);
-	KUNIT_EXPECT_EQ(test, got, fd->disk->diskseq);
-}
-
 static struct kunit_case disk_events_beyond_mainline_cases[] = {
-	KUNIT_CASE_PARAM(poll_msecs_rejects_bad_write,
+	KUNIT_CASE_PARAM(poll_msecs_refuses_bad_write,
 			 malformed_poll_msecs_gen_params),
-	KUNIT_CASE_PARAM(default_rejects_bad_write,
-			 malformed_dfl_poll_msecs_gen_params),
+	KUNIT_CASE_PARAM(poll_msecs_accepts_write, signed_poll_msecs_gen_params),
+	KUNIT_CASE_PARAM(default_refuses_bad_write,
+			 oversized_dfl_poll_msecs_gen_params),
 	KUNIT_CASE(check_media_change_after_removal_calls_no_driver),
 	KUNIT_CASE(undeclared_event_never_pending),
 	KUNIT_CASE(stray_bits_reach_neither_uevent_nor_pending),
 	KUNIT_CASE(concurrent_clears_never_overlap),
 	KUNIT_CASE(checks_stay_serial_with_clears_outside_open),
-	KUNIT_CASE(forced_change_uevent_carries_new_diskseq),
 	KUNIT_CASE(equal_intervals_share_a_tick),
 	KUNIT_CASE(check_after_flush_rejoins_the_grid),
 	KUNIT_CASE(commensurate_intervals_meet_on_the_longer_tick),
@@ -2084,6 +2638,10 @@ static struct kunit_case disk_events_beyond_mainline_cases[] = {
 	KUNIT_CASE(stats_count_found_events_and_uevents),
 	KUNIT_CASE(stats_show_block_depth),
 	KUNIT_CASE(stats_show_effective_interval),
+	KUNIT_CASE(suppressed_uevent_hits_no_tracepoint),
+	KUNIT_CASE(suppressed_uevent_not_counted),
+	KUNIT_CASE(failed_uevent_hits_no_tracepoint),
+	KUNIT_CASE(failed_uevent_not_counted),
 	{}
 };
 

@@ -3,7 +3,8 @@
 #
 # build.sh TREE KIND: build a guest kernel into $OBJ/TREE-KIND.
 #   TREE: ours (the assembled tree) or stock (the pristine base)
-#   KIND: lean (make run, bench) or debug (make check: lockdep, KASAN, ...)
+#   KIND: lean (make run, bench), debug (make check: lockdep, KASAN, ...)
+#         or preempt (debug with full preemption at HZ=1000, for KUnit)
 # The config is x86_64 tinyconfig with our fragments merged the kernel's
 # way; it is replaced only when it changes, so a rebuild after an edit
 # compiles just what the edit touched (ccache does the rest).
@@ -16,7 +17,8 @@ case $tree in ours) src=$TREE ;; stock) src=$STOCK ;; *) die "tree: ours|stock" 
 case $kind in
 lean)	frags="base.config" ;;
 debug)	frags="base.config debug.config kunit.config" ;;
-*)	die "kind: lean|debug" ;;
+preempt) frags="base.config debug.config kunit.config preempt.config" ;;
+*)	die "kind: lean|debug|preempt" ;;
 esac
 obj=$OBJ/$tree-$kind
 mkdir -p "$obj" "$obj.kconfig"

@@ -3,8 +3,9 @@
 #
 # check.sh [ours|stock]: every test, on our core (default) or on the
 # pristine base (with our tests).  Installs what is missing, assembles
-# and builds the debug kernel, then runs the static checks, the KUnit
-# suites, the end-to-end scenarios and (ours) the patch series check.
+# and builds the debug and preemptible kernels, then runs the static
+# checks, the KUnit suites (on both kernels), the end-to-end scenarios
+# and (ours) the patch series check.
 # Ends with "N passed, N failed" and a non-zero status if anything
 # failed.
 #
@@ -12,22 +13,31 @@
 # broken core, which must fail); RUNNERS and SCENARIOS narrow the run to
 # some of the runners and end-to-end scenarios; RESULTS_TAG names the
 # results file of such a run (make soak: build/results-TREE-soak.txt).
+# A runner NAME:KIND is NAME run on TREE's KIND kernel (build.sh), which
+# is built first: "kunit.py:preempt" runs the KUnit suites on the
+# preemptible kernel; every other runner uses the debug kernel.
 
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 tree=${1:-ours}
+runners=${RUNNERS:-static.sh kunit.py kunit.py:preempt e2e.py series-check.sh}
 "$HARNESS/deps.sh"
 "$HARNESS/assemble.sh"
 "$HARNESS/build.sh" "$tree" debug
+for kind in $(printf '%s\n' $runners | sed -n 's/^[^:]*://p' | sort -u); do
+	[ "$kind" = debug ] || "$HARNESS/build.sh" "$tree" "$kind"
+done
 "$HARNESS/mkinitramfs.sh" "$BUILD/guest.cpio"
 
 export RESULTS=$BUILD/results-$tree${RESULTS_TAG:+-$RESULTS_TAG}.txt
 : > "$RESULTS"
 t0=$SECONDS
 # A runner that dies still leaves a failure in the tally.
-for runner in ${RUNNERS:-static.sh kunit.py e2e.py series-check.sh}; do
-	"$HARNESS/$runner" "$tree" ||
+for runner in $runners; do
+	kind=
+	[ "${runner#*:}" = "$runner" ] || kind=${runner#*:}
+	"$HARNESS/${runner%%:*}" "$tree" ${kind:+"$kind"} ||
 		echo "FAIL $runner $tree exited with status $?" | tee -a "$RESULTS"
 done
 echo "check: $tree, $(cat "$BUILD/base-version"), tests took $((SECONDS - t0)) s"

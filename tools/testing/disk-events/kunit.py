@@ -1,15 +1,20 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Run the KUnit suites built into TREE's debug kernel, at boot.
+"""Run the KUnit suites built into one of TREE's test kernels, at boot.
 
 KUnit prints at KERN_INFO, so this boot shows info messages (loglevel=7).
 
-kunit.py TREE: boot with kunit.enable=1, hand the console to the kernel's
-own "tools/testing/kunit/kunit.py parse", and record each case as a
-result.  On the stock tree, a failure in a suite whose name ends in
-"_beyond_mainline" (behaviour only our core has) is an XFAIL, a pass
-there an XPASS (counted as a failure: the base should not have it).
-KUNIT_FILTER=GLOB runs only the cases it matches (kunit.filter_glob).
+kunit.py TREE [KIND]: boot TREE's KIND kernel (build.sh: debug, the
+default, or preempt) with kunit.enable=1, hand the console to the
+kernel's own "tools/testing/kunit/kunit.py parse", and record each case
+as a result, named "kunit/TREE: ..." for the debug kernel and
+"kunit/TREE-KIND: ..." for another; the console log is
+build/run/TREE/kunit.log, or kunit-KIND.log.  On the stock tree, a
+failure in a suite whose name ends in "_beyond_mainline" (behaviour only
+our core has) is an XFAIL, a pass there an XPASS (counted as a failure:
+the base should not have it).  KUNIT_FILTER=GLOB runs only the cases it
+matches (kunit.filter_glob); KUNIT_NAME=NAME names the results (and the
+log, kunit-NAME.log) of a run on some other state of TREE's kernel.
 """
 
 import json
@@ -20,6 +25,23 @@ import sys
 import console
 import e2e
 import vm
+
+
+# Per kind: what the kernel command line adds, and the guest's drive set.
+# The suites never change block.events_dfl_poll_msecs; their cases about
+# it check what the running default must do.  The debug kernel runs with
+# mainline's default, 0, so those cases see a default that polls
+# nothing; the preempt kernel with 100 ms, so they see disks follow a
+# default (polled at it, or not without DISK_EVENT_FLAG_POLL, or not
+# with an interval of their own).  The standard drive set's CD drives and
+# removable disk follow the default: polled every 100 ms for the whole
+# run, they would keep the emulated guest busy under the tests, so that
+# kernel boots with no drives at all ("bench0": a set of none).  The
+# suites bring their own fake disks.
+KINDS = {
+    "debug": ("", "standard"),
+    "preempt": (" block.events_dfl_poll_msecs=100", "bench0"),
+}
 
 
 def cases(node, path=""):
@@ -44,17 +66,26 @@ def verdict(tree, name, status):
 
 def main():
     tree = sys.argv[1]
-    results = e2e.Results(os.environ.get("RESULTS", "/dev/null"), "kunit/%s: " % tree)
-    rundir = os.path.join(e2e.BUILD, "run", tree, "kunit")
+    kind = sys.argv[2] if len(sys.argv) > 2 else "debug"
+    if kind not in KINDS:
+        sys.exit("kunit.py: kind: %s" % "|".join(KINDS))
+    dfl, drives = KINDS[kind]
+    name = tree if kind == "debug" else "%s-%s" % (tree, kind)
+    name = os.environ.get("KUNIT_NAME", name)
+    results = e2e.Results(os.environ.get("RESULTS", "/dev/null"), "kunit/%s: " % name)
+    rundir = os.path.join(e2e.BUILD, "run", tree, "kunit" if name == tree
+                          else "kunit-" + name.split("-", 1)[-1])
     log, js = rundir + ".log", rundir + ".json"
     os.makedirs(rundir, exist_ok=True)
     glob = os.environ.get("KUNIT_FILTER")
     only = " kunit.filter_glob=" + glob if glob else ""
     status = vm.run([
-        "--kernel", os.path.join(e2e.BUILD, "obj", tree + "-debug", "arch/x86/boot/bzImage"),
+        "--kernel", os.path.join(e2e.BUILD, "obj", "%s-%s" % (tree, kind),
+                                 "arch/x86/boot/bzImage"),
         "--initrd", os.path.join(e2e.BUILD, "guest.cpio"),
-        "--append", "%s loglevel=7 kunit.enable=1 dtest=boot%s" % (e2e.APPEND, only),
-        "--drives", "standard", "--rundir", rundir, "--log", log,
+        "--append", "%s loglevel=7 kunit.enable=1 dtest=boot%s%s"
+        % (e2e.APPEND, dfl, only),
+        "--drives", drives, "--rundir", rundir, "--log", log,
         "--timeout", "600"])
     src = e2e.BUILD + ("/linux" if tree == "ours" else "/stock")
     parse = subprocess.run([sys.executable, src + "/tools/testing/kunit/kunit.py",

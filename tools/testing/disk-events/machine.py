@@ -9,6 +9,8 @@ import os
 
 # Drive sets: (kind, QEMU id, initial medium or None for an empty drive).
 DRIVE_SETS = {
+    # No removable drives: the KUnit run whose default polls (kunit.py).
+    "none": [],
     "standard": [
         ("scsi-cd", "cd0", "cd0-boot"),
         ("scsi-cd", "cd1", None),
