@@ -35,7 +35,7 @@ result()
 scratch_index()
 {
 	export GIT_INDEX_FILE=$TREE/.git/$1-index
-	export GIT_AUTHOR_NAME="disk-events" GIT_AUTHOR_EMAIL="disk-events@localhost"
+	export GIT_AUTHOR_NAME="Disk Events Test" GIT_AUTHOR_EMAIL="test@disk-events.invalid"
 	export GIT_COMMITTER_NAME=$GIT_AUTHOR_NAME GIT_COMMITTER_EMAIL=$GIT_AUTHOR_EMAIL
 	export GIT_AUTHOR_DATE="2010-12-08 00:00 +0000" GIT_COMMITTER_DATE="2010-12-08 00:00 +0000"
 	git -C "$TREE" read-tree base
