@@ -99,7 +99,7 @@ for p in "$BUILD"/series/00[0-9][0-9]-*.patch; do
 		build_here "$name"
 		lint_here "$name" $(echo "$files" | grep -E '\.[ch]$')
 	fi
-	if git -C "$TREE" diff --quiet HEAD^ HEAD -- tools/disk-events; then :; else
+	if ! git -C "$TREE" diff --quiet HEAD^ HEAD -- tools/disk-events; then
 		out=$(make -s -C "$TREE/tools/disk-events" OUTPUT="$lint/" \
 			CFLAGS="-O2 -Werror" 2>&1)
 		result $? "tools/disk-events builds with -Werror after $name" || echo "$out"
