@@ -44,7 +44,9 @@ static const char usage[] =
 "                       print block device uevents as they arrive: time\n"
 "                       (seconds since boot), device, action, events and\n"
 "                       disk sequence number; --json prints one JSON\n"
-"                       object per line; stop after N events or SECS\n"
+"                       object per line; stop after N events or SECS;\n"
+"                       says \"listening\" on standard error once no\n"
+"                       uevent can be missed, for scripts to wait for\n"
 "  poll DEV MSECS       set DEV's events_poll_msecs: -1 follows the\n"
 "                       system default, 0 disables polling\n"
 "  help, --help         this text\n"
@@ -305,6 +307,8 @@ static int cmd_watch(int argc, char **argv)
 	fd = open_uevent_socket();
 	if (fd < 0)
 		return 1;
+	/* Bound: every uevent from here on is queued on the socket. */
+	fprintf(stderr, "diskevents watch: listening\n");
 	deadline = seconds_since_boot() + timeout;
 	while (!count || seen < count) {
 		struct pollfd pfd = { .fd = fd, .events = POLLIN };

@@ -4,10 +4,11 @@
 # check.sh [ours|stock]: every test, on our core (default) or on the
 # pristine base (with our tests).  Installs what is missing, assembles
 # and builds the debug and preemptible kernels, then runs the static
-# checks, the KUnit suites (on both kernels), the end-to-end scenarios
-# and (ours) the patch series check.
-# Ends with "N passed, N failed" and a non-zero status if anything
-# failed.
+# checks, the harness's own tests, the KUnit suites (on both kernels),
+# the end-to-end scenarios and (ours) the patch series check.
+# Ends with "N passed, N failed, N skipped" and a non-zero status if
+# anything failed.  Each runner declares its results ("PLAN N" lines);
+# account.sh turns every one it did not give into a FAIL.
 #
 # MUTANT=NAME checks ours with mutants/NAME.patch applied (a deliberately
 # broken core, which must fail); RUNNERS and SCENARIOS narrow the run to
@@ -21,7 +22,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 tree=${1:-ours}
-runners=${RUNNERS:-static.sh kunit.py kunit.py:preempt e2e.py series-check.sh}
+runners=${RUNNERS:-static.sh selftest.py kunit.py kunit.py:preempt e2e.py series-check.sh}
 "$HARNESS/deps.sh"
 "$HARNESS/assemble.sh"
 "$HARNESS/build.sh" "$tree" debug
@@ -33,12 +34,14 @@ done
 export RESULTS=$BUILD/results-$tree${RESULTS_TAG:+-$RESULTS_TAG}.txt
 : > "$RESULTS"
 t0=$SECONDS
-# A runner that dies still leaves a failure in the tally.
+# A runner that dies still leaves its missing results in the tally.
 for runner in $runners; do
 	kind=
 	[ "${runner#*:}" = "$runner" ] || kind=${runner#*:}
-	"$HARNESS/${runner%%:*}" "$tree" ${kind:+"$kind"} ||
-		echo "FAIL $runner $tree exited with status $?" | tee -a "$RESULTS"
+	from=$(($(wc -l < "$RESULTS") + 1))
+	status=0
+	"$HARNESS/${runner%%:*}" "$tree" ${kind:+"$kind"} || status=$?
+	"$HARNESS/account.sh" "$RESULTS" "$from" "$runner $tree" "$status"
 done
 echo "check: $tree, $(cat "$BUILD/base-version"), tests took $((SECONDS - t0)) s"
 exec "$HARNESS/tally.sh" "$RESULTS"

@@ -4,14 +4,21 @@
 
 e2e.py TREE [SCENARIO...]: boot TREE's debug kernel (ours or stock) once
 per scenario (default: those named in $SCENARIOS, or all but the long
-"soak"), with the scenario's drives and command line.  Each guest
-TAP line becomes a result, and so do "the guest finished" and "the
-console shows no splat".  Results are appended to $RESULTS as
-"PASS|FAIL|XFAIL name" lines, and echoed.  TAP "# TODO" marks behaviour
-the base lacks: on the stock tree such a failure is an XFAIL.
+"soak"), with the scenario's drives and command line.  The guest sends
+each TAP result, and at the end "done PLANNED PASSED FAILED SKIPPED",
+on its control channel (vm.py --results); each TAP line becomes a
+result.  Three more per scenario rest on what the host saw: the guest
+finished; its counts match the results received and the scenario's
+declared count; the console shows the guest's banner and its "done",
+and no splat.  A result the guest never sent is a FAIL of its own, so a
+run always gives its declared number of results ("PLAN N" first).
+Results are appended to $RESULTS as "PASS|FAIL|XFAIL|SKIP name" lines,
+and echoed.  TAP "# TODO" marks behaviour the base lacks: on the stock
+tree such a failure is an XFAIL; "# SKIP" is a SKIP, never a pass.
 """
 
 import os
+import re
 import sys
 
 import console
@@ -20,32 +27,37 @@ import vm
 HERE = os.path.dirname(os.path.abspath(__file__))
 BUILD = os.path.realpath(os.environ.get("BUILD", os.path.join(HERE, "../../../build")))
 
-# name: (guest test, drive set, extra command line, timeout in s)
+# name: (guest test, drive set, extra command line, timeout in s, TAP
+# results the guest sends: the tests' own, and the final kmemleak scan)
 SCENARIOS = {
-    "boot": ("boot", "standard", "", 300),
-    "sysfs": ("sysfs", "standard", "block.events_dfl_poll_msecs=1000", 300),
-    "media": ("media", "standard", "block.events_dfl_poll_msecs=1000", 400),
-    "hotplug": ("hotplug", "standard", "block.events_dfl_poll_msecs=1000", 300),
-    "exclusive": ("exclusive", "standard", "block.events_dfl_poll_msecs=1000", 300),
-    "drivers": ("drivers", "standard", "block.events_dfl_poll_msecs=1000", 300),
-    "eject": ("eject", "standard", "block.events_dfl_poll_msecs=1000", 300),
-    "rates": ("rates", "standard", "block.events_dfl_poll_msecs=1000", 300),
-    "tool": ("tool", "standard", "block.events_dfl_poll_msecs=1000", 300),
-    "udev": ("udev", "standard", "block.events_dfl_poll_msecs=1000", 600),
-    "beyond": ("beyond", "standard", "block.events_dfl_poll_msecs=1000", 300),
-    "loop": ("loop", "standard", "", 300),
+    "boot": ("boot", "standard", "", 300, 1 + 1),
+    "sysfs": ("sysfs", "standard", "block.events_dfl_poll_msecs=1000", 300, 45 + 1),
+    "media": ("media", "standard", "block.events_dfl_poll_msecs=1000", 400, 13 + 1),
+    "hotplug": ("hotplug", "standard", "block.events_dfl_poll_msecs=1000", 300, 6 + 1),
+    "exclusive": ("exclusive", "standard", "block.events_dfl_poll_msecs=1000", 300, 8 + 1),
+    "drivers": ("drivers", "standard", "block.events_dfl_poll_msecs=1000", 300, 6 + 1),
+    "eject": ("eject", "standard", "block.events_dfl_poll_msecs=1000", 300, 8 + 1),
+    "rates": ("rates", "standard", "block.events_dfl_poll_msecs=1000", 300, 12 + 1),
+    "tool": ("tool", "standard", "block.events_dfl_poll_msecs=1000", 300, 30 + 1),
+    "udev": ("udev", "standard", "block.events_dfl_poll_msecs=1000", 600, 7 + 1),
+    "beyond": ("beyond", "standard", "block.events_dfl_poll_msecs=1000", 300, 11 + 1),
+    "loop": ("loop", "standard", "", 300, 5 + 1),
     # sr on ATAPI behind AHCI (q35): the media and eject tests on its drive.
-    "ahci": ("media,eject", "q35", "block.events_dfl_poll_msecs=1000 cds=ahci0", 400),
+    "ahci": ("media,eject", "q35", "block.events_dfl_poll_msecs=1000 cds=ahci0", 400, 9 + 1),
     # Reliability (issue 6): hot-plug storm, swaps under load, suspend.
-    "storm": ("storm", "standard", "block.events_dfl_poll_msecs=1000", 900),
-    "swaps": ("swaps", "standard", "block.events_dfl_poll_msecs=1000", 900),
-    "suspend": ("suspend", "standard", "block.events_dfl_poll_msecs=1000", 300),
+    "storm": ("storm", "standard", "block.events_dfl_poll_msecs=1000", 900, 6 + 1),
+    "swaps": ("swaps", "standard", "block.events_dfl_poll_msecs=1000", 900, 4 + 1),
+    "suspend": ("suspend", "standard", "block.events_dfl_poll_msecs=1000", 300, 5 + 1),
 }
+# The results the host adds to a scenario's own.
+HOST_RESULTS = 3
 # make soak: all three over and over for $SOAK_SECONDS; not in make check.
 SOAK_SECONDS = int(os.environ.get("SOAK_SECONDS", "600"))
+# Its rounds repeat the three tests' results, as many as time allows:
+# it declares none of them ("None"), only the final "soak" line.
 SCENARIOS_LONG = {
     "soak": ("soak", "standard", "block.events_dfl_poll_msecs=1000 dsoak=%d"
-             % SOAK_SECONDS, SOAK_SECONDS + 1200),
+             % SOAK_SECONDS, SOAK_SECONDS + 1200, None),
 }
 # loglevel=5: warnings and worse reach the console (all splats do), the
 # drivers' notices do not, so they do not interleave with TAP lines.
@@ -53,47 +65,101 @@ APPEND = "console=ttyS0 loglevel=5 panic=1"
 
 
 class Results:
+    """Result lines, appended to a file and echoed."""
+
     def __init__(self, path, prefix):
         self.file = open(path, "a")
         self.prefix = prefix
+
+    def plan(self, n, what):
+        """Declare @n results to come (check.sh holds the runner to it)."""
+        self.file.write("PLAN %d %s%s\n" % (n, self.prefix, what))
+        self.file.flush()
 
     def add(self, verdict, name):
         line = "%s %s%s" % (verdict, self.prefix, name)
         print(line, flush=True)
         self.file.write(line + "\n")
+        self.file.flush()
 
 
-def run_scenario(tree, name, results):
-    test, drives, extra, timeout = {**SCENARIOS, **SCENARIOS_LONG}[name]
+DONE_RE = re.compile(r"^done (\d+) (\d+) (\d+) (\d+)$")
+
+
+def tap_verdict(tree, passed, directive):
+    """PASS, FAIL, XFAIL or SKIP for one guest TAP result."""
+    if directive == "SKIP":
+        return "SKIP" if passed else "FAIL"
+    if passed:
+        return "PASS"
+    return "XFAIL" if directive == "TODO" and tree == "stock" else "FAIL"
+
+
+def guest_results(tree, name, lines, declared, results):
+    """Record the TAP @lines of scenario @name; check them against its
+    "done" line and the @declared count (None: any); pad the results it
+    never sent with FAILs.  Returns the number of results recorded."""
+    taps = [console.TAP_RE.match(l) for l in lines]
+    done = [DONE_RE.match(l) for l in lines if DONE_RE.match(l)]
+    counts = {"PASS": 0, "FAIL": 0, "SKIP": 0}
+    n = 0
+    for m in filter(None, taps):
+        v = tap_verdict(tree, m.group(1) == "ok", m.group(3))
+        counts["SKIP" if v == "SKIP" else "FAIL" if m.group(1) == "not ok" else "PASS"] += 1
+        results.add(v, m.group(2))
+        n += 1
+    for i in range(n, declared or 0):
+        results.add("FAIL", "%s: result %d of %d never came" % (name, i + 1, declared))
+    got = (n, counts["PASS"], counts["FAIL"], counts["SKIP"])
+    said = tuple(int(x) for x in done[-1].groups()) if done else None
+    ok = said == got and (declared is None or n == declared) and \
+        len(done) == 1 and len(lines) == n + 1
+    results.add("PASS" if ok else "FAIL",
+                "%s: guest said done %s, host received %d results "
+                "(%d passed, %d failed, %d skipped) of %s declared"
+                % (name, " ".join(map(str, said)) if said else "never", *got,
+                   declared if declared is not None else "no number"))
+    return n
+
+
+def run_scenario(tree, name, results, spec=None):
+    """Boot scenario @name (or one @spec of its own) and record it."""
+    test, drives, extra, timeout, declared = spec or {**SCENARIOS, **SCENARIOS_LONG}[name]
     rundir = os.path.join(BUILD, "run", tree, name)
-    log = rundir + ".log"
+    log, tap = rundir + ".log", rundir + ".tap"
     os.makedirs(rundir, exist_ok=True)
-    status = vm.run([
-        "--kernel", os.path.join(BUILD, "obj", tree + "-debug", "arch/x86/boot/bzImage"),
-        "--initrd", os.path.join(BUILD, "guest.cpio"),
-        "--append", "%s dtest=%s dtree=%s %s" % (APPEND, test, tree, extra),
-        "--drives", drives, "--rundir", rundir, "--log", log,
-        "--timeout", str(timeout)])
-    for passed, case, directive in console.tap_results(log):
-        if passed:
-            results.add("PASS", case)
-        elif directive == "TODO" and tree == "stock":
-            results.add("XFAIL", case)
-        else:
-            results.add("FAIL", case)
+    for stale in (log, tap):
+        if os.path.exists(stale):
+            os.unlink(stale)
+    try:
+        status = vm.run([
+            "--kernel", os.path.join(BUILD, "obj", tree + "-debug", "arch/x86/boot/bzImage"),
+            "--initrd", os.path.join(BUILD, "guest.cpio"),
+            "--append", "%s dtest=%s dtree=%s %s" % (APPEND, test, tree, extra),
+            "--drives", drives, "--rundir", rundir, "--log", log,
+            "--results", tap, "--timeout", str(timeout)])
+    except Exception as e:          # pylint: disable=broad-except
+        print("e2e: %s: %r" % (name, e), file=sys.stderr)
+        status = -1
+    lines = console.read_lines(tap) if os.path.exists(tap) else []
+    n = guest_results(tree, name, [l for l in lines if l], declared, results)
+    if declared is None:
+        results.plan(n + HOST_RESULTS, "%s (counted after the run)" % name)
     results.add("PASS" if status == 0 else "FAIL",
                 "%s: guest finished (status %d)" % (name, status))
-    bad = console.splats(log)
-    for line in bad[:5]:
-        print("#   " + line)
-    results.add("FAIL" if bad else "PASS",
-                "%s: console clean (%d splat lines, %s)" % (name, len(bad), log))
+    results.add(*console.clean_verdict(log, name))
 
 
 def main():
     tree = sys.argv[1]
     names = sys.argv[2:] or os.environ.get("SCENARIOS", "").split() or list(SCENARIOS)
     results = Results(os.environ.get("RESULTS", "/dev/null"), "e2e/%s: " % tree)
+    every = {**SCENARIOS, **SCENARIOS_LONG}
+    unknown = [n for n in names if n not in every]
+    if unknown:
+        sys.exit("e2e.py: no scenario %s" % " ".join(unknown))
+    results.plan(sum(every[n][4] + HOST_RESULTS for n in names
+                     if every[n][4] is not None), " ".join(names))
     for name in names:
         run_scenario(tree, name, results)
     return 0

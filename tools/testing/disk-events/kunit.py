@@ -15,8 +15,15 @@ our core has) is an XFAIL, a pass there an XPASS (counted as a failure:
 the base should not have it).  KUNIT_FILTER=GLOB runs only the cases it
 matches (kunit.filter_glob); KUNIT_NAME=NAME names the results (and the
 log, kunit-NAME.log) of a run on some other state of TREE's kernel.
+
+It declares its results first ("PLAN N"): the cases of the suites in
+SUITES (those KUNIT_FILTER's suite part matches), and three more: the
+parser read a freshly written result and exited 0; every declared suite
+ran with its number of cases; the console is clean.  A case that never
+ran is a FAIL of its own.
 """
 
+import fnmatch
 import json
 import os
 import subprocess
@@ -42,6 +49,38 @@ KINDS = {
     "debug": ("", "standard"),
     "preempt": (" block.events_dfl_poll_msecs=100", "bench0"),
 }
+
+
+# Every suite the test kernels run, with its number of cases.
+SUITES = {
+    "disk_events": 114,
+    "disk_events_beyond_mainline": 44,
+    "list-kunit-test": 39,
+    "hlist": 18,
+    "klist": 8,
+}
+
+
+def declared_suites(glob):
+    """The suites of SUITES that kunit.filter_glob=@glob runs."""
+    suite_glob = glob.split(".")[0] if glob else "*"
+    return {s: n for s, n in SUITES.items() if fnmatch.fnmatchcase(s, suite_glob)}
+
+
+def parse(src, log, js):
+    """Run kunit.py parse on @log into a fresh @js; (exit status, cases)."""
+    if os.path.exists(js):
+        os.unlink(js)
+    done = subprocess.run([sys.executable, src + "/tools/testing/kunit/kunit.py",
+                           "parse", "--json=" + js, log],
+                          stdout=subprocess.PIPE, text=True)
+    print("\n".join(l for l in done.stdout.splitlines() if "Testing complete" in l
+                    or "FAILED" in l or "CRASHED" in l))
+    if not os.path.exists(js):
+        return done.returncode, []
+    with open(js) as f:
+        root = json.load(f)                 # "KUnit Test Group": suites below
+    return done.returncode, [c for g in root["sub_groups"] for c in cases(g)]
 
 
 def cases(node, path=""):
@@ -79,33 +118,44 @@ def main():
     os.makedirs(rundir, exist_ok=True)
     glob = os.environ.get("KUNIT_FILTER")
     only = " kunit.filter_glob=" + glob if glob else ""
-    status = vm.run([
-        "--kernel", os.path.join(e2e.BUILD, "obj", "%s-%s" % (tree, kind),
-                                 "arch/x86/boot/bzImage"),
-        "--initrd", os.path.join(e2e.BUILD, "guest.cpio"),
-        "--append", "%s loglevel=7 kunit.enable=1 dtest=boot%s%s"
-        % (e2e.APPEND, dfl, only),
-        "--drives", drives, "--rundir", rundir, "--log", log,
-        "--timeout", "600"])
+    want = declared_suites(glob)
+    results.plan(sum(want.values()) + 3, "%s kernel, suites %s" % (kind, " ".join(want)))
+    for stale in (log, js):
+        if os.path.exists(stale):
+            os.unlink(stale)
+    try:
+        status = vm.run([
+            "--kernel", os.path.join(e2e.BUILD, "obj", "%s-%s" % (tree, kind),
+                                     "arch/x86/boot/bzImage"),
+            "--initrd", os.path.join(e2e.BUILD, "guest.cpio"),
+            "--append", "%s loglevel=7 kunit.enable=1 dtest=boot%s%s"
+            % (e2e.APPEND, dfl, only),
+            "--drives", drives, "--rundir", rundir, "--log", log,
+            "--timeout", "600"])
+    except Exception as e:          # pylint: disable=broad-except
+        print("kunit.py: %r" % e, file=sys.stderr)
+        status = -1
     src = e2e.BUILD + ("/linux" if tree == "ours" else "/stock")
-    parse = subprocess.run([sys.executable, src + "/tools/testing/kunit/kunit.py",
-                            "parse", "--json=" + js, log],
-                           stdout=subprocess.PIPE, text=True)
-    print("\n".join(l for l in parse.stdout.splitlines() if "Testing complete" in l
-                    or "FAILED" in l or "CRASHED" in l))
-    n = 0
-    if os.path.exists(js):
-        root = json.load(open(js))         # "KUnit Test Group": suites below
-        for name, st in (c for g in root["sub_groups"] for c in cases(g)):
-            results.add(verdict(tree, name, st), name)
-            n += 1
-    results.add("PASS" if n and status == 0 else "FAIL",
-                "kunit.py parse read %d cases, guest status %d" % (n, status))
-    bad = console.splats(log)
-    for line in bad[:5]:
-        print("#   " + line)
-    results.add("FAIL" if bad else "PASS",
-                "console clean (%d splat lines, %s)" % (len(bad), log))
+    rc, found = parse(src, log, js)
+    ran = {}
+    for case, st in found:
+        results.add(verdict(tree, case, st), case)
+        ran[case.split(".")[0]] = ran.get(case.split(".")[0], 0) + 1
+    for suite, n in want.items():
+        for i in range(ran.get(suite, 0), n):
+            results.add("FAIL", "%s: case %d of %d never ran" % (suite, i + 1, n))
+    # kunit.py exits 1 when a case failed, and when it crashed: only
+    # the first explains itself in the result it wrote.
+    failed = any(st not in ("PASS", "SKIP") for _, st in found)
+    parsed = found and (rc == 0 or rc == 1 and failed)
+    results.add("PASS" if parsed and status == 0 else "FAIL",
+                "kunit.py parse read %d cases from a fresh result, exit status %d%s, "
+                "guest status %d" % (len(found), rc, " (failed cases)" if rc else "", status))
+    results.add("PASS" if ran == want else "FAIL",
+                "suites and case counts as declared: %s"
+                % ", ".join("%s %d/%d" % (s, ran.get(s, 0), want.get(s, 0))
+                            for s in sorted(set(ran) | set(want))))
+    results.add(*console.clean_verdict(log, "kunit"))
     return 0
 
 

@@ -29,6 +29,15 @@ result()
 	return "$status"
 }
 
+# plan N WHAT...: declare that N results are to come, named with
+# $RESULT_PREFIX (check.sh holds each runner to its declarations).
+plan()
+{
+	local n=$1
+	shift
+	echo "PLAN $n ${RESULT_PREFIX:-}$*" >> "${RESULTS:-/dev/null}"
+}
+
 # scratch_index NAME: build commits in $TREE in a scratch index of their
 # own, with a fixed identity and date, so the same inputs always give the
 # same commits.  Starts from the base commit's tree.

@@ -82,8 +82,36 @@ kernel_files()
 		':!Documentation' ':!tools' ':!MAINTAINERS'
 }
 
+# patch_results PATCH: the results the loop below gives for PATCH: git
+# am and checkpatch; for kernel sources it leaves (kernel_files), a
+# build, kernel-doc per C file and header, W=1 if any is C; a tool build.
+patch_results()
+{
+	awk '
+	/^diff --git / { f = substr($3, 3); file[f] = 1 }
+	/^deleted file mode/ { delete file[f] }
+	END {
+		n = 2
+		for (f in file) {
+			if (f ~ /^tools\/disk-events\//) tool = 1
+			if (f ~ /^(Documentation|tools)\// || f == "MAINTAINERS") continue
+			kernel = 1
+			if (f ~ /\.[ch]$/) n++
+			if (f ~ /\.c$/) c = 1
+		}
+		print n + kernel + c + tool
+	}' "$1"
+}
+
+plan 1 "the series is written"
 "$HARNESS/series.sh" >/dev/null
 result $? "make series writes the series" || exit 0
+n=0
+for p in "$BUILD"/series/00[0-9][0-9]-*.patch; do
+	case $p in */0000-*) continue ;; esac
+	n=$((n + $(patch_results "$p")))
+done
+plan $((n + 6)) "each patch, the series as a whole, the rewrite"
 git -C "$TREE" checkout -q -f -B series-check base
 n=0 kunit_at=
 for p in "$BUILD"/series/00[0-9][0-9]-*.patch; do
@@ -127,8 +155,8 @@ rewrite=$(git -C "$TREE" rev-list --reverse base..series-check | sed -n "${nth}p
 git -C "$TREE" checkout -q -f -B series-rewrite "$rewrite" &&
 	git -C "$TREE" checkout -q "$kunit_at" -- \
 		block/disk-events-test.c block/Kconfig block/Makefile &&
-	git -C "$TREE" commit -q -m "the rewrite, with the KUnit suites" ||
-	result 1 "the KUnit suites added to the rewrite"
+	git -C "$TREE" commit -q -m "the rewrite, with the KUnit suites"
+result $? "the KUnit suites added to the rewrite"
 build_here "the rewrite, with the KUnit suites"
 KUNIT_FILTER="disk_events.*" KUNIT_NAME=rewrite "$HARNESS/kunit.py" ours debug
 

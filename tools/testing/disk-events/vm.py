@@ -20,12 +20,24 @@ Requests:
                             drives) since the mark, all or those with
                             OPCODE (decimal: 74 is GET EVENT STATUS
                             NOTIFICATION, 0 TEST UNIT READY)
+    scsi-counts OPCODE ID...
+                            "MS N..." at one instant: the ms since the mark
+                            and each drive's commands with OPCODE
     later MS REQUEST...     answer at once, carry out REQUEST in MS ms
                             (while the guest cannot ask: suspended)
     now                     the host's monotonic clock in ms
-    done                    the guest is finished
+    tap LINE                a TAP result line ("ok N NAME", "not ok N
+                            NAME", with "# SKIP" or "# TODO" directives)
+    done PLANNED PASSED FAILED SKIPPED
+                            the guest is finished, and counted its results
+    wedge                   (the harness's self-test) stop QEMU with
+                            SIGSTOP, then ask it something over QMP
+The results travel on the control channel, where no kernel message can
+split them: each "tap" and "done" line is appended to --results.
 The run ends when QEMU exits (the guest reboots with -no-reboot) or at
 --timeout, when QEMU is killed.  Exit status 0 only after "done".
+Every read of QMP and of the serial lines has a timeout: a wedged QEMU
+ends the run with a non-zero status, never hangs it.
 With --stamps FILE, every request and every console line is written to
 FILE with the host's monotonic clock in ms: "MS request LINE" and
 "MS console LINE", for latencies measured on the host (make bench).
@@ -35,6 +47,7 @@ import argparse
 import os
 import selectors
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -59,6 +72,8 @@ class Guest:
         self.args = args
         self.done = False
         self.trace_mark = 0
+        self.mark_time = time.monotonic()
+        self.results = open(args.results, "w") if args.results else None
         self.later = []                 # (due, request line), by "later"
         self.log = open(args.log, "wb")
         self.ctl_buf = b""
@@ -113,20 +128,41 @@ class Guest:
             return self.tray_state(argv[0])
         elif cmd == "scsi-mark":
             self.trace_mark = os.path.getsize(self.trace_path())
+            self.mark_time = time.monotonic()
+        elif cmd == "scsi-counts":
+            ms = int((time.monotonic() - self.mark_time) * 1000)
+            return " ".join(str(n) for n in [ms] + [
+                self.scsi_count(self.scsi_target(qid), int(argv[0]))
+                for qid in argv[1:]])
         elif cmd == "scsi-count":
-            target = None if argv[0] == "all" else self.qmp.execute(
-                "qom-get", path="/machine/peripheral/" + argv[0], property="scsi-id")
-            return self.scsi_count(target, *[int(x) for x in argv[1:]])
+            return self.scsi_count(self.scsi_target(argv[0]),
+                                   *[int(x) for x in argv[1:]])
         elif cmd == "later":
             self.later.append((time.monotonic() + int(argv[0]) / 1000,
                                " ".join(argv[1:])))
         elif cmd == "now":
             return int(time.monotonic() * 1000)
+        elif cmd == "tap":
+            self.record(" ".join(argv))
+        elif cmd == "wedge":
+            os.kill(self.qemu_pid, signal.SIGSTOP)
+            q.execute("query-status")
         elif cmd == "done":
+            self.record("done " + " ".join(argv))
             self.done = True
         else:
             raise ValueError("unknown request %r" % cmd)
         return None
+
+    def record(self, line):
+        if self.results:
+            self.results.write(line + "\n")
+            self.results.flush()
+
+    def scsi_target(self, qid):
+        """The SCSI target number of drive @qid; None for "all"."""
+        return None if qid == "all" else self.qmp.execute(
+            "qom-get", path="/machine/peripheral/" + qid, property="scsi-id")
 
     def trace_path(self):
         return os.path.join(self.args.rundir, "scsi-trace.log")
@@ -189,22 +225,29 @@ class Guest:
         cmd += ["-trace", "enable=scsi_req_parsed", "-D", self.trace_path()]
         with open(os.path.join(a.rundir, "qemu.cmd"), "w") as f:
             f.write(" ".join(cmd) + "\n")
-        qemu = subprocess.Popen(cmd, stdin=subprocess.DEVNULL,
-                                stdout=open(os.path.join(a.rundir, "qemu.out"), "wb"),
-                                stderr=subprocess.STDOUT)
+        qemu = None
         try:
+            qemu = subprocess.Popen(cmd, stdin=subprocess.DEVNULL,
+                                    stdout=open(os.path.join(a.rundir, "qemu.out"), "wb"),
+                                    stderr=subprocess.STDOUT)
+            self.qemu_pid = qemu.pid
             return self.serve(qemu, servers)
         except (OSError, EOFError, qmplib.QMPError) as e:
+            # OSError includes QMPTimeout and a QEMU that is not there.
             print("vm: %s; QEMU said:" % e, file=sys.stderr)
-            qemu.kill()
-            qemu.wait()
-            with open(os.path.join(a.rundir, "qemu.out"), errors="replace") as f:
+            if qemu:
+                qemu.kill()
+                qemu.wait()
+            with open(os.path.join(a.rundir, "qemu.out"), "a+", errors="replace") as f:
+                f.seek(0)
                 sys.stderr.write(f.read()[-2000:])
+            self.log.write(("\nvm: %s\n" % e).encode())
             return 3
         finally:
-            if qemu.poll() is None:
-                qemu.kill()
-            qemu.wait()
+            if qemu:
+                if qemu.poll() is None:
+                    qemu.kill()
+                qemu.wait()
             shutil.rmtree(sockdir, ignore_errors=True)
 
     def accept_all(self, qemu, servers):
@@ -219,6 +262,8 @@ class Guest:
         deadline = time.monotonic() + self.args.timeout
         conns = self.accept_all(qemu, servers)
         self.ctl = conns["control"]
+        # A QEMU that stops reading its serial line fails the send.
+        self.ctl.settimeout(qmplib.ANSWER_TIMEOUT)
         self.qmp = qmplib.QMP(conns["qmp"])
         sel = selectors.DefaultSelector()
         sel.register(conns["console"], selectors.EVENT_READ, self.on_console)
@@ -231,6 +276,8 @@ class Guest:
                 if key.data is None:
                     try:
                         self.qmp.poll_event()
+                        while self.qmp.pending():
+                            self.qmp.poll_event()
                     except EOFError:
                         sel.unregister(key.fileobj)
                         open_conns -= 1
@@ -262,6 +309,7 @@ def parser():
     p.add_argument("--timeout", type=int, default=300)
     p.add_argument("--echo", action="store_true")
     p.add_argument("--stamps", help="host-timed log of requests and console lines")
+    p.add_argument("--results", help="where the guest's TAP and done lines go")
     p.add_argument("qemu_extra", nargs="*", help="more QEMU arguments")
     return p
 

@@ -54,9 +54,9 @@ check "$(beyond "tool: list --stats shows checks and uevents of $d")" -- \
 check "tool: list --x exits 2" -- status_is 2 diskevents list --x
 
 ack "$d"
-diskevents watch --json --count 1 --timeout 10 > /tmp/watch.out &
+diskevents watch --json --count 1 --timeout 10 > /tmp/watch.out 2>/tmp/watch1.err &
 w=$!
-sleep 0.5
+check "tool: watch says when it is listening" -- listening /tmp/watch1.err $w
 host change cd0 tool-disc >/dev/null
 wait $w
 check "tool: watch --json prints the change as JSON" -- \

@@ -1,0 +1,301 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""The harness's own tests: can a result be wrong without going red?
+
+selftest.py TREE: each case below feeds the harness a failure it must
+see (a guest that lies about its counts, a crashed parser, an empty
+log, a QEMU that never answers, ...) and checks that it does.  Most run
+on the host alone, with vm.run replaced by a fake guest; "wedged_qemu"
+boots TREE's debug kernel and stops QEMU under it.  Results go to
+$RESULTS as "selftest: CASE" lines, declared first.
+"""
+
+import io
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import unittest
+from unittest import mock
+
+import console
+import e2e
+import kunit
+import qmp
+import vm
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+class Collect:
+    """A Results that keeps its lines."""
+
+    def __init__(self):
+        self.lines = []
+
+    def add(self, verdict, name):
+        self.lines.append((verdict, name))
+
+    def plan(self, n, what):
+        self.lines.append(("PLAN", "%d %s" % (n, what)))
+
+    def verdicts(self, word):
+        return [v for v, n in self.lines if word in n]
+
+
+def fake_guest(console_lines, control_lines, status=0):
+    """A vm.run that "boots" a guest printing @console_lines and sending
+    @control_lines (TAP and done) on its control channel."""
+    def run(argv):
+        args = vm.parser().parse_args(argv)
+        if console_lines is not None:       # None: the log is lost
+            with open(args.log, "w") as f:
+                f.write("\n".join(console_lines) + "\n")
+        if args.results:
+            with open(args.results, "w") as f:
+                f.write("\n".join(control_lines) + "\n")
+        return status
+    return run
+
+
+GOOD_CONSOLE = ["guest: running t on 6.12", "ok 1 t: a", "ok 2 t: b",
+                "guest: done 2 2 0 0"]
+GOOD_CONTROL = ["ok 1 t: a", "ok 2 t: b", "done 2 2 0 0"]
+
+
+class Scenario(unittest.TestCase):
+    """e2e.py's account of one guest run."""
+
+    def setUp(self):
+        self.build = tempfile.mkdtemp(prefix="selftest-")
+        self.addCleanup(shutil.rmtree, self.build)
+
+    def run_guest(self, console_lines, control_lines, declared=2, status=0):
+        results = Collect()
+        with mock.patch.object(e2e, "BUILD", self.build), \
+                mock.patch.object(vm, "run", fake_guest(console_lines, control_lines, status)):
+            e2e.run_scenario("ours", "t", results, ("t", "standard", "", 60, declared))
+        return results
+
+    def test_good_run_passes(self):
+        r = self.run_guest(GOOD_CONSOLE, GOOD_CONTROL)
+        self.assertEqual([v for v, _ in r.lines], ["PASS"] * 5)
+
+    def test_not_ok_split_on_the_console_still_fails(self):
+        # A kernel message cut into the failing line on the console.
+        con = GOOD_CONSOLE[:2] + ["not ok 2 t[   3.1] sr 0:0:0:0: x", ": b"] + GOOD_CONSOLE[3:]
+        ctl = ["ok 1 t: a", "not ok 2 t: b", "done 2 1 1 0"]
+        r = self.run_guest(con, ctl)
+        self.assertIn("FAIL", r.verdicts("t: b"))
+
+    def test_guest_counts_unlike_the_results_received_fail(self):
+        r = self.run_guest(GOOD_CONSOLE, ["ok 1 t: a", "done 2 2 0 0"])
+        self.assertIn("FAIL", r.verdicts("guest said done"))
+
+    def test_skip_is_a_skip_not_a_pass(self):
+        r = self.run_guest(GOOD_CONSOLE, ["ok 1 t: a", "ok 2 t: b # SKIP no drive",
+                                          "done 2 1 0 1"])
+        self.assertEqual(r.verdicts("t: b"), ["SKIP"])
+
+    def test_crashed_guest_fails_each_missing_result(self):
+        r = self.run_guest(GOOD_CONSOLE[:2], ["ok 1 t: a"], declared=5, status=1)
+        self.assertEqual(len(r.verdicts("never came")), 4)
+        self.assertNotIn("PASS", r.verdicts("never came"))
+
+    def test_empty_console_is_not_clean(self):
+        r = self.run_guest([], GOOD_CONTROL)
+        self.assertEqual(r.verdicts("console clean"), ["FAIL"])
+
+    def test_missing_qemu_fails_every_result_by_name(self):
+        results = Collect()
+        with mock.patch.object(e2e, "BUILD", self.build), \
+                mock.patch.dict(os.environ, {"PATH": self.build}):
+            e2e.run_scenario("ours", "t", results, ("t", "standard", "", 60, 3))
+        self.assertEqual(len(results.lines), 3 + e2e.HOST_RESULTS)
+        self.assertTrue(all(v == "FAIL" for v, n in results.lines if n.startswith("t")))
+        self.assertTrue(all(v == "FAIL" for v, _ in results.lines))
+
+
+class KUnit(unittest.TestCase):
+    """kunit.py's reading of the parser's result."""
+
+    def setUp(self):
+        self.build = tempfile.mkdtemp(prefix="selftest-")
+        self.addCleanup(shutil.rmtree, self.build)
+        self.results = os.path.join(self.build, "results")
+        os.makedirs(os.path.join(self.build, "run", "ours"))
+        # The real parser, from the assembled tree.
+        os.symlink(os.path.join(e2e.BUILD, "linux"), os.path.join(self.build, "linux"))
+
+    def run_kunit(self, log_lines):
+        with mock.patch.object(e2e, "BUILD", self.build), \
+                mock.patch.object(vm, "run", fake_guest(log_lines, [])), \
+                mock.patch.dict(os.environ, {"RESULTS": self.results,
+                                             "KUNIT_FILTER": "klist.*"}), \
+                mock.patch.object(sys, "argv", ["kunit.py", "ours"]), \
+                mock.patch("sys.stdout", new_callable=io.StringIO):
+            kunit.main()
+        with open(self.results) as f:
+            return [l.split(" ", 1) for l in f.read().splitlines()]
+
+    @staticmethod
+    def klist_log(cases):
+        out = ["guest: running boot on 6.12", "KTAP version 1", "1..1",
+               "    KTAP version 1", "    # Subtest: klist", "    1..%d" % cases]
+        out += ["    ok %d klist_case_%d" % (i, i) for i in range(1, cases + 1)]
+        return out + ["ok 1 klist", "guest: done 1 1 0 0"]
+
+    def test_full_suite_passes(self):
+        lines = self.run_kunit(self.klist_log(8))
+        self.assertFalse([l for l in lines if l[0] == "FAIL"], lines)
+
+    def test_stale_json_is_not_read(self):
+        stale = {"sub_groups": [{"name": "klist", "test_cases": [
+            {"name": "klist_case_%d" % i, "status": "PASS"} for i in range(1, 9)]}]}
+        with open(os.path.join(self.build, "run", "ours", "kunit.json"), "w") as f:
+            json.dump(stale, f)
+        # No log: the parser fails, and writes nothing.
+        lines = self.run_kunit(None)
+        self.assertIn("FAIL", [l[0] for l in lines if "parse read" in l[1]])
+
+    def test_missing_cases_fail(self):
+        lines = self.run_kunit(self.klist_log(5))
+        self.assertEqual(len([l for l in lines if l[0] == "FAIL"]) >= 3, True, lines)
+
+
+class Accounting(unittest.TestCase):
+    """account.sh and tally.sh: the total is what was declared."""
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="selftest-")
+        self.addCleanup(shutil.rmtree, self.dir)
+        self.results = os.path.join(self.dir, "results")
+
+    def tally(self, lines, account=None):
+        """tally.sh of @lines, after account.sh @account if given:
+        (last line, exit status)."""
+        with open(self.results, "w") as f:
+            f.write("\n".join(lines) + "\n")
+        if account:
+            subprocess.run([os.path.join(HERE, "account.sh"), self.results] + account,
+                           stdout=subprocess.DEVNULL, check=True)
+        run = subprocess.run([os.path.join(HERE, "tally.sh"), self.results],
+                             stdout=subprocess.PIPE, text=True)
+        return run.stdout.splitlines()[-1], run.returncode
+
+    def test_runner_that_dies_leaves_its_missing_results_failed(self):
+        last, status = self.tally(["PLAN 5 r", "PASS r: a", "PASS r: b"], ["1", "r", "1"])
+        self.assertEqual((last, status != 0), ("2 passed, 4 failed, 0 skipped", True))
+
+    def test_tally_counts_skips_apart(self):
+        last, status = self.tally(["PLAN 2 r", "PASS r: a", "SKIP r: b"])
+        self.assertEqual((last, status), ("1 passed, 0 failed, 1 skipped", 0))
+
+    def test_tally_fails_results_unlike_the_plan(self):
+        self.assertNotEqual(self.tally(["PLAN 3 r", "PASS r: a"])[1], 0)
+
+
+class Timeouts(unittest.TestCase):
+    """No read waits for ever on QEMU."""
+
+    def test_qmp_command_to_a_silent_qemu_times_out(self):
+        ours, qemu = socket.socketpair()
+        self.addCleanup(ours.close)
+        self.addCleanup(qemu.close)
+
+        def serve():        # greet, take capabilities, then say nothing
+            qemu.sendall(b'{"QMP": {}}\n')
+            qemu.recv(4096)
+            qemu.sendall(b'{"return": {}}\n')
+        threading.Thread(target=serve, daemon=True).start()
+        signal.signal(signal.SIGALRM, lambda *_: (_ for _ in ()).throw(
+            AssertionError("QMP read hung past 10 s")))
+        signal.alarm(10)
+        try:
+            q = qmp.QMP(ours, **({"timeout": 2} if "timeout" in
+                                 qmp.QMP.__init__.__code__.co_varnames else {}))
+            t0 = time.monotonic()
+            with self.assertRaises(TimeoutError):
+                q.execute("query-status")
+            self.assertLess(time.monotonic() - t0, 5)
+        finally:
+            signal.alarm(0)
+
+
+class Splats(unittest.TestCase):
+    """console.py catches every kind of splat, and needs a guest that ran."""
+
+    def test_every_sample_splat_is_caught(self):
+        self.assertEqual(console.self_test(), 0)
+
+
+
+class Handshake(unittest.TestCase):
+    """Tests wait for a listener to say it listens, not for a while."""
+
+    def test_diskevents_watch_says_when_it_listens(self):
+        if os.geteuid() != 0:
+            self.skipTest("the uevent socket needs root")
+        out = tempfile.mkdtemp(prefix="selftest-")
+        self.addCleanup(shutil.rmtree, out)
+        subprocess.run(["make", "-s", "-C", os.path.join(HERE, "../../disk-events"),
+                        "OUTPUT=%s/" % out], check=True)
+        run = subprocess.run([os.path.join(out, "diskevents"), "watch", "--timeout", "1"],
+                             stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+        self.assertIn("listening", run.stderr)
+
+
+class Wedged(unittest.TestCase):
+    """A wedged QEMU under a real guest ends the run with FAILs, in time."""
+
+    def test_wedged_qemu_ends_in_fails_within_the_limit(self):
+        if os.environ.get("SELFTEST_TREE") is None:
+            self.skipTest("boots a kernel: selftest.py TREE")
+        results = Collect()
+        t0 = time.monotonic()
+        e2e.run_scenario(os.environ["SELFTEST_TREE"], "wedge", results,
+                         ("wedge", "none", "", 120, 2))
+        took = time.monotonic() - t0
+        self.assertLess(took, 120 + 10)
+        self.assertIn("FAIL", results.verdicts("wedge: guest finished"))
+        self.assertIn("FAIL", results.verdicts("never came"))
+        self.assertEqual(results.verdicts("wedge: the guest is up"), ["PASS"])
+
+
+def main():
+    tree = sys.argv[1] if len(sys.argv) > 1 else None
+    if tree:
+        os.environ["SELFTEST_TREE"] = tree
+    suite = unittest.defaultTestLoader.loadTestsFromModule(sys.modules[__name__])
+    tests = list(iter_tests(suite))
+    out = e2e.Results(os.environ.get("RESULTS", "/dev/null"), "selftest: ")
+    with open(os.environ.get("RESULTS", "/dev/null"), "a") as f:
+        f.write("PLAN %d selftest: the harness's own tests\n" % len(tests))
+    for test in tests:
+        res = unittest.TestResult()
+        test.run(res)
+        name = test.id().split(".", 1)[1]
+        bad = res.failures + res.errors
+        verdict = "FAIL" if bad else "SKIP" if res.skipped else "PASS"
+        out.add(verdict, name)
+        for _, trace in bad:
+            print("#   " + trace.strip().splitlines()[-1])
+    return 0
+
+
+def iter_tests(suite):
+    for t in suite:
+        if isinstance(t, unittest.TestSuite):
+            yield from iter_tests(t)
+        else:
+            yield t
+
+
+if __name__ == "__main__":
+    sys.exit(main())
