@@ -45,7 +45,8 @@ done
 
 echo "=== baseline: the real core, scenarios: ${scenarios:-none}"
 narrowed RESULTS_TAG=baseline > "$BUILD/mutant-baseline.log" 2>&1 ||
-	die "the baseline is not green: $(tail -n1 "$BUILD/mutant-baseline.log"); see build/mutant-baseline.log"
+	die "the baseline is not green: $(tail -n1 "$BUILD/mutant-baseline.log")" \
+	    "(build/mutant-baseline.log)"
 echo "baseline: $(tail -n1 "$BUILD/mutant-baseline.log")"
 
 survivors=0

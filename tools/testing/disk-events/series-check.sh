@@ -68,10 +68,16 @@ lint_here()
 			echo "$out" | head -n 20
 	done
 	[ -n "$objs" ] || return 0
+	touch "$lint/.lint-stamp"
 	out=$(kmake O="$lint" olddefconfig 2>&1 >/dev/null &&
 	      kmake O="$lint" C=1 W=1 $objs 2>&1 | grep -v '^make\|^  [A-Z]')
+	# Judged only if compiled afresh: each object newer than the stamp.
+	for f in $objs; do
+		[ "$lint/$f" -nt "$lint/.lint-stamp" ] || out+=" $f was not compiled afresh"
+	done
 	[ -z "$out" ]
-	result $? "W=1 and sparse clean after $name:$objs" || echo "$out" | head -n 20
+	result $? "W=1 and sparse clean after $name, compiled afresh:$objs" ||
+		echo "$out" | head -n 20
 }
 
 # kernel_files COMMIT: the kernel sources (not docs, tools, MAINTAINERS)

@@ -16,7 +16,8 @@ c_files=$(git ls-files -co --exclude-standard -- 'block/*.[ch]' 'include/*.h' \
 	  'drivers/*.[ch]' 'tools/disk-events/*.c' 'tools/testing/disk-events/guest/src/*.c')
 kernel_files=$(git ls-files -co --exclude-standard -- 'block/*.[ch]' 'include/*.h' 'drivers/*.[ch]')
 kernel_objs=$(git ls-files -co --exclude-standard -- 'block/*.c' 'drivers/*.c' | sed 's/\.c$/.o/')
-scripts=$(git ls-files -co --exclude-standard -- '*.sh' .ci/run tools/testing/disk-events/guest/init)
+scripts=$(git ls-files -co --exclude-standard -- '*.sh' .ci/run \
+	  tools/testing/disk-events/guest/init)
 pys=$(git ls-files -co --exclude-standard -- '*.py')
 lint=0
 [ "${1:-ours}" = ours ] && lint=1
