@@ -8,7 +8,6 @@ print one of these markers.
 
 import os
 import re
-import sys
 
 SPLATS = [
     r"WARNING:", r"BUG:", r"KASAN:", r"possible circular locking",
@@ -20,7 +19,7 @@ SPLATS = [
     r"new suspected memory leaks",
 ]
 # One line the kernel prints for each kind of splat, as 6.12 prints it:
-# the self-test (console.py --self-test) checks that each is caught.
+# selftest.py checks, through self_test(), that each is caught.
 SAMPLES = [
     "[   12.345678] WARNING: CPU: 1 PID: 42 at block/disk-events.c:100 f+0x1/0x2",
     "[    1.000000] BUG: KASAN: slab-use-after-free in disk_events_workfn+0x1/0x2",
@@ -54,11 +53,6 @@ def read_lines(path):
         return f.read().decode(errors="replace").replace("\r", "").split("\n")
 
 
-def splats(path):
-    """Console lines that show a kernel splat."""
-    return [l for l in read_lines(path) if SPLAT_RE.search(l)]
-
-
 def clean_verdict(path, name):
     """(verdict, result name) for "the console of run @name is clean":
     it shows the guest's banner and its last line, so the guest ran
@@ -85,18 +79,3 @@ def self_test():
         print("console.py: caught, but clean: %s" % l)
     return 1 if missed or false else 0
 
-
-def tap_results(path):
-    """(passed, name, directive) for each guest TAP result line."""
-    out = []
-    for line in read_lines(path):
-        m = TAP_RE.match(line)
-        if m:
-            out.append((m.group(1) == "ok", m.group(2), m.group(3)))
-    return out
-
-
-if __name__ == "__main__":
-    if sys.argv[1:] != ["--self-test"]:
-        sys.exit("usage: console.py --self-test")
-    sys.exit(self_test())

@@ -59,6 +59,7 @@ SCENARIOS_LONG = {
     "soak": ("soak", "standard", "block.events_dfl_poll_msecs=1000 dsoak=%d"
              % SOAK_SECONDS, SOAK_SECONDS + 1200, None),
 }
+EVERY_SCENARIO = {**SCENARIOS, **SCENARIOS_LONG}
 # loglevel=5: warnings and worse reach the console (all splats do), the
 # drivers' notices do not, so they do not interleave with TAP lines.
 APPEND = "console=ttyS0 loglevel=5 panic=1"
@@ -124,7 +125,7 @@ def guest_results(tree, name, lines, declared, results):
 
 def run_scenario(tree, name, results, spec=None):
     """Boot scenario @name (or one @spec of its own) and record it."""
-    test, drives, extra, timeout, declared = spec or {**SCENARIOS, **SCENARIOS_LONG}[name]
+    test, drives, extra, timeout, declared = spec or EVERY_SCENARIO[name]
     rundir = os.path.join(BUILD, "run", tree, name)
     log, tap = rundir + ".log", rundir + ".tap"
     os.makedirs(rundir, exist_ok=True)
@@ -154,12 +155,11 @@ def main():
     tree = sys.argv[1]
     names = sys.argv[2:] or os.environ.get("SCENARIOS", "").split() or list(SCENARIOS)
     results = Results(os.environ.get("RESULTS", "/dev/null"), "e2e/%s: " % tree)
-    every = {**SCENARIOS, **SCENARIOS_LONG}
-    unknown = [n for n in names if n not in every]
+    unknown = [n for n in names if n not in EVERY_SCENARIO]
     if unknown:
         sys.exit("e2e.py: no scenario %s" % " ".join(unknown))
-    results.plan(sum(every[n][4] + HOST_RESULTS for n in names
-                     if every[n][4] is not None), " ".join(names))
+    results.plan(sum(EVERY_SCENARIO[n][4] + HOST_RESULTS for n in names
+                     if EVERY_SCENARIO[n][4] is not None), " ".join(names))
     for name in names:
         run_scenario(tree, name, results)
     return 0

@@ -218,8 +218,7 @@ class Timeouts(unittest.TestCase):
             AssertionError("QMP read hung past 10 s")))
         signal.alarm(10)
         try:
-            q = qmp.QMP(ours, **({"timeout": 2} if "timeout" in
-                                 qmp.QMP.__init__.__code__.co_varnames else {}))
+            q = qmp.QMP(ours, timeout=2)
             t0 = time.monotonic()
             with self.assertRaises(TimeoutError):
                 q.execute("query-status")
