@@ -13,7 +13,8 @@
  * against the unmodified core, where it must pass.  Suite
  * "disk_events_beyond_mainline" is behaviour only our core has (strict
  * input parsing, no checks after removal, aligned polling, tracepoints,
- * debugfs statistics, ...): it fails on mainline.  Tracepoints and the
+ * debugfs statistics, damping of flapping drives, ...): it fails on
+ * mainline.  Tracepoints and the
  * debugfs file are looked up by name at run time, so the file links
  * against both cores; a case that needs them is skipped in a kernel
  * built without CONFIG_TRACEPOINTS or CONFIG_DEBUG_FS, but fails if the
@@ -1577,7 +1578,7 @@ static void removal_amid_many_blockers_ends_checks(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, READ_ONCE(fd->called_after_del));
 }
 
-/* --- a slow drive, a flapping drive --- */
+/* --- a slow drive --- */
 
 /* Wait until a check is inside ->check_events(). */
 static bool check_running(struct fake_disk *fd)
@@ -1636,25 +1637,6 @@ static void slow_check_delays_removal_without_deadlock(struct kunit *test)
 	remover = start_side_call(test, do_del_gendisk, fd);
 	KUNIT_EXPECT_TRUE(test, side_call_done(remover, WAIT_MS));
 	KUNIT_EXPECT_FALSE(test, READ_ONCE(fd->called_after_del));
-}
-
-static void flapping_drive_sends_one_uevent_per_ack(struct kunit *test)
-{
-	struct fake_disk *fd = fake_cdrom(test);
-	struct listener *l = listener_open(test);
-	int i;
-
-	spin_lock(&fd->lock);
-	fd->steady = DISK_EVENT_MEDIA_CHANGE;	/* "changed" on every check */
-	spin_unlock(&fd->lock);
-	set_poll_msecs(fd, FAST_POLL);
-	KUNIT_EXPECT_EQ(test, count_uevents(l, fd, "DISK_MEDIA_CHANGE",
-					    2 * QUIET_MS), 1);
-	for (i = 0; i < 5; i++) {
-		close_disk(open_disk(fd, BLK_OPEN_READ, NULL));	/* udev's ack */
-		KUNIT_EXPECT_EQ(test, count_uevents(l, fd, "DISK_MEDIA_CHANGE",
-						    2 * QUIET_MS), 1);
-	}
 }
 
 /* --- allocation failures --- */
@@ -1993,7 +1975,6 @@ static struct kunit_case disk_events_cases[] = {
 	KUNIT_CASE(removal_amid_many_blockers_ends_checks),
 	KUNIT_CASE_SLOW(slow_check_delays_blockers_without_deadlock),
 	KUNIT_CASE_SLOW(slow_check_delays_removal_without_deadlock),
-	KUNIT_CASE_SLOW(flapping_drive_sends_one_uevent_per_ack),
 	KUNIT_CASE_SLOW(add_disk_fails_cleanly_when_allocation_fails),
 	KUNIT_CASE(events_lists_names_with_newline),
 	KUNIT_CASE(events_empty_without_uevent_flag),
@@ -2232,6 +2213,18 @@ static void on_uevent(void *data, struct gendisk *disk, unsigned int events,
 	atomic_inc(&p->hits);
 }
 
+static void on_damp(void *data, struct gendisk *disk, unsigned int level,
+		    unsigned long period_ms)
+{
+	struct tp_probe *p = data;
+
+	if (disk != p->disk)
+		return;
+	p->last_mask = level;
+	p->last_u64 = period_ms;
+	atomic_inc(&p->hits);
+}
+
 static void on_block(void *data, struct gendisk *disk, int depth)
 {
 	struct tp_probe *p = data;
@@ -2316,7 +2309,7 @@ static ssize_t read_seq_file(struct file *f, char *buf, size_t len)
  */
 static long long stat_of(struct fake_disk *fd, const char *key)
 {
-	char path[64], buf[512], *line;
+	char path[64], buf[1024], *line;
 	struct vfsmount *mnt;
 	struct file *f;
 	long long val;
@@ -2423,6 +2416,8 @@ static int clear_change_failing_uevent(struct kunit *test,
 
 	fail_nth_for_gfp_kernel(test);
 	for (i = 0; i < 5; i++) {
+		/* A check without change between: a drive, not a flapping one. */
+		KUNIT_ASSERT_FALSE(test, disk_check_media_change(fd->disk));
 		fake_answer(fd, DISK_EVENT_MEDIA_CHANGE);
 		xchg_fail_nth(1);
 		changed = disk_check_media_change(fd->disk);
@@ -2442,6 +2437,7 @@ static void clear_change_sending_uevent(struct kunit *test,
 					struct fake_disk *fd,
 					struct listener *l)
 {
+	KUNIT_ASSERT_FALSE(test, disk_check_media_change(fd->disk));
 	fake_answer(fd, DISK_EVENT_MEDIA_CHANGE);
 	KUNIT_ASSERT_TRUE(test, disk_check_media_change(fd->disk));
 	KUNIT_ASSERT_EQ(test, count_uevents(l, fd, "DISK_MEDIA_CHANGE",
@@ -2599,6 +2595,195 @@ static void checks_stay_serial_with_clears_outside_open(struct kunit *test)
 	expect_serial_checks(test, true);
 }
 
+/*
+ * --- flapping drives ---
+ *
+ * The core's documented constants: DISK_EVENTS_FLAP_CHECKS changes in a
+ * row make a disk flapping; its period is at least DAMP_MIN_MS, doubled
+ * per level up to DAMP_MAX; a check that finds no change a period after
+ * the last one ends the damping.
+ */
+#define FLAP_CHECKS	4
+#define DAMP_MAX	3
+#define DAMP_MIN_MS	1000
+
+/* From now on, @fd's drive answers "changed" at every check. */
+static void start_flapping(struct fake_disk *fd, unsigned int events)
+{
+	spin_lock(&fd->lock);
+	fd->steady = events;
+	spin_unlock(&fd->lock);
+}
+
+/* @n opens' checks, as udev's would make; each must learn of a change. */
+static void opens_learn_of_changes(struct fake_disk *fd, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_TRUE(fd->test, disk_check_media_change(fd->disk));
+}
+
+/*
+ * Sleep until at least half of the current slot of a @period_ms grid on
+ * the jiffies clock is left.  A damped disk sends one media change
+ * uevent per slot of its period's grid: a case that must see what one
+ * slot allows starts here.
+ */
+static void start_early_in_slot(unsigned int period_ms)
+{
+	unsigned long period = msecs_to_jiffies(period_ms);
+
+	while (period - jiffies % period < period / 2)
+		msleep(20);
+}
+
+static void flapping_found_by_polls_slows_polling(struct kunit *test)
+{
+	struct fake_disk *fd;
+	struct tp_probe *p;
+	int n;
+
+	needs_debugfs(test);
+	fd = fake_cdrom(test);
+	p = tp_attach(test, fd, "disk_events_damp", on_damp);
+	start_flapping(fd, DISK_EVENT_MEDIA_CHANGE);
+	n = fake_calls(fd);
+	set_poll_msecs(fd, FAST_POLL);
+	/* The interval write's check and then polls, all "changed". */
+	KUNIT_ASSERT_TRUE(test, wait_checked(fd, n + FLAP_CHECKS));
+	KUNIT_EXPECT_EQ(test, stat_of(fd, "flapping"), 1);
+	KUNIT_EXPECT_EQ(test, stat_of(fd, "damp_level"), 1);
+	KUNIT_EXPECT_EQ(test, stat_of(fd, "damp_period_ms"), 2 * DAMP_MIN_MS);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->hits), 1);
+	KUNIT_EXPECT_EQ(test, p->last_u64, 2 * DAMP_MIN_MS);
+	/* Polled every 2000 ms now, not every 10: one check in 1 s at most. */
+	KUNIT_EXPECT_LE(test, calls_in(fd, 1000), 1);
+}
+
+static void flapping_found_by_opens_holds_uevents(struct kunit *test)
+{
+	struct fake_disk *fd;
+	struct listener *l;
+
+	needs_debugfs(test);
+	fd = fake_cdrom(test);		/* not polled */
+	l = listener_open(test);
+	start_flapping(fd, DISK_EVENT_MEDIA_CHANGE);
+	/* All the opens below within one slot of the level 1 period. */
+	start_early_in_slot(2 * DAMP_MIN_MS);
+	opens_learn_of_changes(fd, FLAP_CHECKS);
+	/* Uevents until it is found flapping, the last one included. */
+	KUNIT_EXPECT_EQ(test, count_uevents(l, fd, "DISK_MEDIA_CHANGE",
+					    QUIET_MS), FLAP_CHECKS);
+	KUNIT_EXPECT_EQ(test, stat_of(fd, "damp_level"), 1);
+
+	opens_learn_of_changes(fd, FLAP_CHECKS - 1);
+	KUNIT_EXPECT_EQ(test, count_uevents(l, fd, "DISK_MEDIA_CHANGE",
+					    QUIET_MS), 0);
+	KUNIT_EXPECT_EQ(test, stat_of(fd, "uevents_held"), FLAP_CHECKS - 1);
+	/* The held change is told once, when its 2000 ms period ends. */
+	KUNIT_EXPECT_EQ(test, count_uevents(l, fd, "DISK_MEDIA_CHANGE",
+					    2 * DAMP_MIN_MS + QUIET_MS), 1);
+}
+
+static void damping_rises_a_level_per_run_up_to_its_cap(struct kunit *test)
+{
+	struct fake_disk *fd;
+	struct tp_probe *p;
+	int level;
+
+	needs_debugfs(test);
+	fd = fake_cdrom(test);
+	p = tp_attach(test, fd, "disk_events_damp", on_damp);
+	start_flapping(fd, DISK_EVENT_MEDIA_CHANGE);
+	for (level = 1; level <= DAMP_MAX + 2; level++) {
+		opens_learn_of_changes(fd, FLAP_CHECKS);
+		KUNIT_EXPECT_EQ(test, stat_of(fd, "damp_level"),
+				min(level, DAMP_MAX));
+	}
+	KUNIT_EXPECT_EQ(test, stat_of(fd, "damp_period_ms"),
+			DAMP_MIN_MS << DAMP_MAX);
+	KUNIT_EXPECT_EQ(test, stat_of(fd, "flapping"), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->hits), DAMP_MAX);
+	KUNIT_EXPECT_EQ(test, p->last_mask, DAMP_MAX);
+}
+
+static void damping_ends_after_a_quiet_stretch(struct kunit *test)
+{
+	struct fake_disk *fd;
+	struct listener *l;
+	struct tp_probe *p;
+
+	needs_debugfs(test);
+	fd = fake_cdrom(test);
+	p = tp_attach(test, fd, "disk_events_damp", on_damp);
+	start_flapping(fd, DISK_EVENT_MEDIA_CHANGE);
+	opens_learn_of_changes(fd, FLAP_CHECKS);
+	KUNIT_ASSERT_EQ(test, stat_of(fd, "damp_level"), 1);
+
+	start_flapping(fd, 0);
+	msleep(2 * DAMP_MIN_MS + QUIET_MS);
+	KUNIT_EXPECT_FALSE(test, disk_check_media_change(fd->disk));
+	KUNIT_EXPECT_EQ(test, stat_of(fd, "damp_level"), 0);
+	KUNIT_EXPECT_EQ(test, stat_of(fd, "damp_period_ms"), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->hits), 2);
+	KUNIT_EXPECT_EQ(test, p->last_mask, 0);
+
+	/* The next change is told at once again. */
+	l = listener_open(test);
+	fake_answer(fd, DISK_EVENT_MEDIA_CHANGE);
+	disk_flush_events(fd->disk, 0);
+	KUNIT_EXPECT_EQ(test, count_uevents(l, fd, "DISK_MEDIA_CHANGE",
+					    QUIET_MS), 1);
+}
+
+static void damping_never_holds_eject_requests(struct kunit *test)
+{
+	struct fake_disk *fd;
+	struct listener *l;
+
+	needs_debugfs(test);
+	fd = fake_cdrom(test);
+	start_flapping(fd, DISK_EVENT_MEDIA_CHANGE);
+	opens_learn_of_changes(fd, FLAP_CHECKS);
+	KUNIT_ASSERT_EQ(test, stat_of(fd, "damp_level"), 1);
+
+	l = listener_open(test);
+	fake_answer(fd, DISK_EVENT_EJECT_REQUEST);
+	disk_flush_events(fd->disk, 0);
+	KUNIT_EXPECT_EQ(test, count_uevents(l, fd, "DISK_EJECT_REQUEST",
+					    QUIET_MS), 1);
+}
+
+/*
+ * A disc swapped every 10 s in a drive polled every 2 s: a change every
+ * fifth poll, here at 10 ms, and each swap an eject and an insert on two
+ * polls in a row, then udev's open.  Every swap is told, none held.
+ */
+static void swap_every_ten_seconds_is_never_damped(struct kunit *test)
+{
+	struct fake_disk *fd;
+	struct listener *l;
+	int i;
+
+	needs_debugfs(test);
+	fd = fake_cdrom(test);
+	l = listener_open(test);
+	set_poll_msecs(fd, FAST_POLL);
+	for (i = 0; i < 10; i++) {
+		fake_answer(fd, DISK_EVENT_MEDIA_CHANGE);
+		fake_answer(fd, DISK_EVENT_MEDIA_CHANGE);
+		KUNIT_EXPECT_TRUE(test, wait_uevent(l, fd, "DISK_MEDIA_CHANGE"));
+		KUNIT_ASSERT_TRUE(test, fake_wait_calls(fd, fake_calls(fd) + 2));
+		close_disk(open_disk(fd, BLK_OPEN_READ, NULL));
+		KUNIT_ASSERT_TRUE(test, fake_wait_calls(fd, fake_calls(fd) + 4));
+	}
+	KUNIT_EXPECT_EQ(test, stat_of(fd, "flapping"), 0);
+	KUNIT_EXPECT_EQ(test, stat_of(fd, "uevents_held"), 0);
+	KUNIT_EXPECT_EQ(test, stat_of(fd, "damp_level"), 0);
+}
+
 static void concurrent_clears_never_overlap(struct kunit *test)
 {
 	struct fake_disk *fd = fake_cdrom(test);
@@ -2642,6 +2827,12 @@ static struct kunit_case disk_events_beyond_mainline_cases[] = {
 	KUNIT_CASE(suppressed_uevent_not_counted),
 	KUNIT_CASE(failed_uevent_hits_no_tracepoint),
 	KUNIT_CASE(failed_uevent_not_counted),
+	KUNIT_CASE(flapping_found_by_polls_slows_polling),
+	KUNIT_CASE_SLOW(flapping_found_by_opens_holds_uevents),
+	KUNIT_CASE(damping_rises_a_level_per_run_up_to_its_cap),
+	KUNIT_CASE_SLOW(damping_ends_after_a_quiet_stretch),
+	KUNIT_CASE(damping_never_holds_eject_requests),
+	KUNIT_CASE(swap_every_ten_seconds_is_never_damped),
 	{}
 };
 

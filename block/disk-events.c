@@ -33,9 +33,10 @@
  * Poll interval: a disk's own events_poll_msecs when it is 0 or more (0
  * disables); -1 means the system default block.events_dfl_poll_msecs,
  * which applies only to drivers that set DISK_EVENT_FLAG_POLL.  The
- * default is 0: no polling until user space (udev) asks for it.  Any
- * change of either takes effect at once: an immediate check, then the
- * new interval.
+ * default starts at CONFIG_BLK_EVENTS_DFL_POLL_MSECS, 0 unless the kernel
+ * is built otherwise: no polling until user space (udev) asks for it.
+ * Any change of either takes effect at once: an immediate check, then
+ * the new interval.
  *
  * Aligned polling: a periodic check is due at the next multiple of the
  * disk's interval on the jiffies clock, not one interval after the last
@@ -49,6 +50,25 @@
  * side on the workqueue's workers and a drive that takes seconds to
  * answer delays no other.
  *
+ * Flapping drives: a drive that reports a media change at check after
+ * check (a faulty reader, a loose medium) would flood user space, for
+ * each uevent makes udev open the disk, the open's check finds a change
+ * again, and so on.  A disk is flapping when DISK_EVENTS_FLAP_CHECKS of
+ * its checks in a row found a media change, or as many of its periodic
+ * checks in a row (the opens between them may find none).  Its damping
+ * level then rises by one, up to DISK_EVENTS_DAMP_MAX, and again at each
+ * further such run.  At level L the disk's period is its interval, or
+ * DISK_EVENTS_DAMP_MIN_MS if longer (or unpolled), times 2^L: it is
+ * polled at that period, and sends at most one media change uevent per
+ * period, on the period's grid.  A change found earlier is held back
+ * and its uevent sent by the first check of the next period, for which
+ * the work is queued even if the disk is not polled.  Eject requests are
+ * never held.  A change still becomes pending at once, so an opener's
+ * disk_check_media_change() stays exact: a stale page cache is worse
+ * than noise.  A check that finds no change a whole period after the
+ * last change found ends the damping.  Entering it is counted, entering
+ * and leaving are logged (ratelimited), and every level change is traced.
+ *
  * Locking:
  *   disk_events_mutex   the list of all live disk_events (for default
  *                       changes); taken in process context only.
@@ -58,9 +78,10 @@
  *                       driver call, so nothing else may wait for the
  *                       work while holding it.
  *   ev->lock            (irq-safe spinlock) guards block, pending,
- *                       clearing, poll_msecs and stats, and the decision
- *                       to queue the work.  disk_unblock_events() may be
- *                       called from any context.
+ *                       clearing, poll_msecs, the flapping state and
+ *                       stats, and the decision to queue the work.
+ *                       disk_unblock_events() may be called from any
+ *                       context.
  *   q->debugfs_mutex    the disk's debugfs file, as for the queue's own.
  *
  * Observability: tracepoints disk_events:* (include/trace/events/
@@ -86,11 +107,22 @@
 /* The events this file knows, as indexes into disk_event_names[]. */
 #define DISK_EVENTS_NR		2
 
+/*
+ * Flapping drives (see above).  A human swapping discs makes one check
+ * find a change, two for an eject and an insert in quick succession;
+ * udev's opens between them find none.
+ */
+#define DISK_EVENTS_FLAP_CHECKS		4	/* changes in a row: flapping */
+#define DISK_EVENTS_DAMP_MAX		3	/* the period at most x8 */
+#define DISK_EVENTS_DAMP_MIN_MS		1000UL	/* least interval to double */
+
 /* What debugfs shows of a disk's checks; guarded by disk_events.lock. */
 struct disk_events_stats {
 	u64			checks;		/* ->check_events() calls */
 	u64			found[DISK_EVENTS_NR]; /* by event, as answered */
 	u64			uevents;	/* uevents sent */
+	u64			flapping;	/* times found flapping */
+	u64			held;		/* media changes whose uevent waited */
 	ktime_t			last_check;	/* when the last one started */
 	ktime_t			last_duration;	/* and how long it took */
 	ktime_t			blocked;	/* total, up to blocked_since */
@@ -104,12 +136,20 @@ struct disk_events {
 	struct mutex		check_mutex;	/* serialises ->check_events() */
 	bool			removed;	/* check_mutex: no more checks */
 
-	spinlock_t		lock;		/* guards the five below */
-	int			block;		/* lock: block depth */
-	unsigned int		pending;	/* lock: reported, not cleared */
-	unsigned int		clearing;	/* lock: to clear at next check */
-	long			poll_msecs;	/* lock: own interval, -1: default */
-	struct disk_events_stats stats;		/* lock */
+	spinlock_t		lock;		/* guards the fields below it */
+	int			block;		/* block depth */
+	unsigned int		pending;	/* reported, not cleared */
+	unsigned int		clearing;	/* to clear at next check */
+	bool			flushed;	/* the queued check is immediate */
+	long			poll_msecs;	/* own interval, -1: default */
+	/* Flapping drives, see above. */
+	unsigned int		streak;		/* checks in a row with a change */
+	unsigned int		poll_streak;	/* periodic checks, likewise */
+	unsigned int		damp;		/* damping level, 0: none */
+	unsigned int		held;		/* changes whose uevent waits */
+	unsigned long		last_change;	/* jiffies of the last found */
+	unsigned long		next_uevent;	/* jiffies: held ones may go */
+	struct disk_events_stats stats;
 
 	struct delayed_work	dwork;
 	struct dentry		*debugfs;	/* q->debugfs_mutex */
@@ -128,8 +168,12 @@ static const struct {
 static DEFINE_MUTEX(disk_events_mutex);
 static LIST_HEAD(disk_events_list);
 
-/* block.events_dfl_poll_msecs; 0 (no polling) until user space sets it. */
-static unsigned long disk_events_dfl_poll_msecs;
+/*
+ * block.events_dfl_poll_msecs.  Built in as 0 (no polling until user space
+ * sets it) unless a kernel that boots without udev's rule asks otherwise.
+ */
+static unsigned long disk_events_dfl_poll_msecs =
+	CONFIG_BLK_EVENTS_DFL_POLL_MSECS;
 
 /**
  * disk_events_poll_msecs - the disk's effective poll interval
@@ -160,6 +204,34 @@ static unsigned long disk_events_poll_msecs(struct disk_events *ev,
 }
 
 /**
+ * disk_events_period_msecs - the disk's period, damping included
+ * @ev: the disk's events
+ * @interval: its poll interval in ms, 0 if unpolled
+ *
+ * Return: @interval while the disk is not damped; else @interval, or
+ * DISK_EVENTS_DAMP_MIN_MS if longer, doubled per damping level (and at
+ * most UINT_MAX, like any interval).  Called with @ev->lock held.
+ */
+static unsigned long disk_events_period_msecs(struct disk_events *ev,
+					      unsigned long interval)
+{
+	u64 msecs;
+
+	lockdep_assert_held(&ev->lock);
+	if (!ev->damp)
+		return interval;
+	msecs = (u64)max(interval, DISK_EVENTS_DAMP_MIN_MS) << ev->damp;
+	return min_t(u64, msecs, UINT_MAX);
+}
+
+/* The period in jiffies of the damping grid: see "Flapping drives". */
+static unsigned long disk_events_damp_jiffies(struct disk_events *ev)
+{
+	return msecs_to_jiffies(disk_events_period_msecs(ev,
+					disk_events_poll_msecs(ev, NULL)));
+}
+
+/**
  * disk_events_delay_to_grid - delay until the next periodic check is due
  * @interval: the poll interval in jiffies, not 0
  *
@@ -175,26 +247,38 @@ static unsigned long disk_events_delay_to_grid(unsigned long interval)
 }
 
 /*
- * Queue the next check: at once if @now, else at the next grid point if
- * the disk is polled.  Never while blocked.  Called with @ev->lock held.
+ * Queue the next check: at once if @now, else at the next grid point of
+ * the disk's period if it is polled, or when held uevents may go.  Never
+ * while blocked.  Called with @ev->lock held.
  */
 static void disk_events_schedule(struct disk_events *ev, bool now)
 {
-	unsigned long interval;
+	unsigned long msecs, period, delay = 0;
+	long left;
 
 	lockdep_assert_held(&ev->lock);
 	if (ev->block)
 		return;
 	if (now) {
+		ev->flushed = true;
 		mod_delayed_work(system_freezable_power_efficient_wq,
 				 &ev->dwork, 0);
 		return;
 	}
-	interval = msecs_to_jiffies(disk_events_poll_msecs(ev, NULL));
-	if (interval)
-		queue_delayed_work(system_freezable_power_efficient_wq,
-				   &ev->dwork,
-				   disk_events_delay_to_grid(interval));
+	msecs = disk_events_poll_msecs(ev, NULL);
+	if (msecs) {
+		period = msecs_to_jiffies(disk_events_period_msecs(ev, msecs));
+		delay = disk_events_delay_to_grid(period);
+	}
+	if (ev->held) {
+		left = max(1L, (long)(ev->next_uevent - jiffies));
+		if (!delay || left < delay)
+			delay = left;
+	}
+	/* Not pending: any immediate check queued before has run or gone. */
+	if (delay && queue_delayed_work(system_freezable_power_efficient_wq,
+					&ev->dwork, delay))
+		ev->flushed = false;
 }
 
 /*
@@ -230,15 +314,112 @@ static void disk_events_send_uevent(struct gendisk *disk, unsigned int events)
 }
 
 /*
- * Report events that were not pending yet.  A media change gets a new
- * disk sequence number first, so the uevent carries the new one.
+ * Report @fresh events, those that were not pending yet, with uevents
+ * for @told of them and of those held back before.  A media change gets
+ * a new disk sequence number first, so the uevent carries the new one.
  */
-static void disk_events_report(struct gendisk *disk, unsigned int events)
+static void disk_events_report(struct gendisk *disk, unsigned int fresh,
+			       unsigned int told)
 {
-	if (events & DISK_EVENT_MEDIA_CHANGE)
+	if (fresh & DISK_EVENT_MEDIA_CHANGE)
 		inc_diskseq(disk);
-	if (disk->event_flags & DISK_EVENT_FLAG_UEVENT)
-		disk_events_send_uevent(disk, events);
+	if (told && (disk->event_flags & DISK_EVENT_FLAG_UEVENT))
+		disk_events_send_uevent(disk, told);
+}
+
+/**
+ * disk_events_note_change - count a check for or against flapping
+ * @ev: the disk's events
+ * @changed: the check found a media change
+ * @periodic: it was a periodic check, not an open's or a flush's
+ *
+ * Ends the damping if the check found no change a period or more after
+ * the last change found, and raises it by one level (up to
+ * DISK_EVENTS_DAMP_MAX) when either streak of changes reaches
+ * DISK_EVENTS_FLAP_CHECKS.
+ * Called with @ev->lock held.
+ */
+static void disk_events_note_change(struct disk_events *ev, bool changed,
+				    bool periodic)
+{
+	unsigned long now = jiffies;
+
+	if (!changed) {
+		ev->streak = 0;
+		if (periodic)
+			ev->poll_streak = 0;
+		if (ev->damp && time_after_eq(now, ev->last_change +
+					      disk_events_damp_jiffies(ev)))
+			ev->damp = 0;
+		return;
+	}
+
+	ev->last_change = now;
+	ev->streak++;
+	if (periodic)
+		ev->poll_streak++;
+	if (ev->streak < DISK_EVENTS_FLAP_CHECKS &&
+	    ev->poll_streak < DISK_EVENTS_FLAP_CHECKS)
+		return;
+	ev->streak = 0;
+	ev->poll_streak = 0;
+	if (ev->damp == DISK_EVENTS_DAMP_MAX)
+		return;
+	if (!ev->damp) {
+		ev->stats.flapping++;
+		ev->next_uevent = now;
+	}
+	ev->damp++;
+}
+
+/**
+ * disk_events_admit - which events to send uevents for now
+ * @ev: the disk's events
+ * @fresh: the events a check found that were not pending
+ *
+ * Undamped, all of @fresh, and any media change held back before.
+ * Damped, a media change (fresh or held) goes only once the period of
+ * the last one has ended (see "Flapping drives"), and is held till then.
+ * Called with @ev->lock held.
+ *
+ * Return: the events to name in a uevent.
+ */
+static unsigned int disk_events_admit(struct disk_events *ev,
+				      unsigned int fresh)
+{
+	unsigned int change = (fresh | ev->held) & DISK_EVENT_MEDIA_CHANGE;
+	unsigned long now = jiffies, period;
+
+	if (ev->damp && change && time_before(now, ev->next_uevent)) {
+		if (fresh & DISK_EVENT_MEDIA_CHANGE)
+			ev->stats.held++;
+		ev->held = change;
+		return fresh & ~DISK_EVENT_MEDIA_CHANGE;
+	}
+	if (ev->damp && change) {
+		period = disk_events_damp_jiffies(ev);
+		ev->next_uevent = now + disk_events_delay_to_grid(period);
+	}
+	ev->held = 0;
+	return fresh | change;
+}
+
+/*
+ * Say that @disk's damping went from @from to @to: a trace event always,
+ * a ratelimited message when it starts and when it ends.
+ */
+static void disk_events_damping_changed(struct gendisk *disk,
+					unsigned int from, unsigned int to,
+					unsigned long period_ms)
+{
+	trace_disk_events_damp(disk, to, period_ms);
+	if (!from)
+		pr_warn_ratelimited("%s: media change at %u checks in a row, a faulty drive or medium? Its uevents and polling are slowed to every %lu ms until it calms down; 0 in /sys/block/%s/events_poll_msecs stops polling it\n",
+				    disk->disk_name, DISK_EVENTS_FLAP_CHECKS,
+				    period_ms, disk->disk_name);
+	else if (!to)
+		pr_info_ratelimited("%s: media changes calmed down, uevents and polling back to normal\n",
+				    disk->disk_name);
 }
 
 /* Account one check that started at @start, took @took and found @found. */
@@ -261,17 +442,21 @@ static void disk_events_count_check(struct disk_events_stats *st,
  * @ev: the disk's events
  * @clear: events the caller wants the driver to clear, on top of those
  *	   disk_flush_events() asked for
+ * @periodic: the check is a periodic one, for flapping (see above)
  *
  * Calls ->check_events() once, unless the disk was removed.  Bits the
  * driver returns outside disk->events are ignored.  Events found that
- * were not pending become pending and are reported.
+ * were not pending become pending and are reported, unless damping
+ * holds back their uevent.
  *
  * Context: process context, may sleep.
  */
-static void disk_events_check(struct disk_events *ev, unsigned int clear)
+static void disk_events_check(struct disk_events *ev, unsigned int clear,
+			      bool periodic)
 {
 	struct gendisk *disk = ev->disk;
-	unsigned int clearing, found, fresh;
+	unsigned int clearing, found, fresh, told, damp_was, damp;
+	unsigned long period_ms;
 	ktime_t start, took;
 
 	mutex_lock(&ev->check_mutex);
@@ -294,10 +479,18 @@ static void disk_events_check(struct disk_events *ev, unsigned int clear)
 	fresh = found & ~ev->pending;
 	ev->pending |= fresh;
 	disk_events_count_check(&ev->stats, start, took, found);
+	damp_was = ev->damp;
+	disk_events_note_change(ev, found & DISK_EVENT_MEDIA_CHANGE, periodic);
+	damp = ev->damp;
+	period_ms = disk_events_period_msecs(ev, disk_events_poll_msecs(ev,
+									NULL));
+	told = disk_events_admit(ev, fresh);
 	spin_unlock_irq(&ev->lock);
 	mutex_unlock(&ev->check_mutex);
 
-	disk_events_report(disk, fresh);
+	if (damp != damp_was)
+		disk_events_damping_changed(disk, damp_was, damp, period_ms);
+	disk_events_report(disk, fresh, told);
 }
 
 /* The periodic and flushed check: check, then queue the next one. */
@@ -305,8 +498,14 @@ static void disk_events_workfn(struct work_struct *work)
 {
 	struct disk_events *ev = container_of(to_delayed_work(work),
 					      struct disk_events, dwork);
+	bool flushed;
 
-	disk_events_check(ev, 0);
+	spin_lock_irq(&ev->lock);
+	flushed = ev->flushed;
+	ev->flushed = false;
+	spin_unlock_irq(&ev->lock);
+
+	disk_events_check(ev, 0, !flushed);
 
 	spin_lock_irq(&ev->lock);
 	disk_events_schedule(ev, false);
@@ -421,7 +620,7 @@ static unsigned int disk_events_clear(struct disk_events *ev, unsigned int mask)
 	bool flushed;
 
 	disk_block_events(ev->disk);
-	disk_events_check(ev, mask);
+	disk_events_check(ev, mask, false);
 
 	spin_lock_irq(&ev->lock);
 	cleared = ev->pending & mask;
@@ -613,7 +812,8 @@ module_param_cb(events_dfl_poll_msecs, &disk_events_dfl_poll_msecs_ops,
 /*
  * debugfs, block/<disk>/disk_events: what the core did for the disk, one
  * "name: value" line each.  Times are in CLOCK_MONOTONIC milliseconds;
- * durations in microseconds, blocked time in milliseconds.
+ * durations in microseconds, blocked time in milliseconds;
+ * damp_period_ms is 0 while the disk is not damped.
  */
 static void disk_events_show_mask(struct seq_file *m, const char *name,
 				  unsigned int events)
@@ -631,9 +831,9 @@ static int disk_events_stats_show(struct seq_file *m, void *unused)
 {
 	struct disk_events *ev = m->private;
 	struct disk_events_stats st;
-	unsigned long poll_msecs;
+	unsigned long poll_msecs, damp_ms = 0;
+	unsigned int pending, damp;
 	const char *source;
-	unsigned int pending;
 	int block, i;
 
 	spin_lock_irq(&ev->lock);
@@ -641,6 +841,9 @@ static int disk_events_stats_show(struct seq_file *m, void *unused)
 	pending = ev->pending;
 	block = ev->block;
 	poll_msecs = disk_events_poll_msecs(ev, &source);
+	damp = ev->damp;
+	if (damp)
+		damp_ms = disk_events_period_msecs(ev, poll_msecs);
 	spin_unlock_irq(&ev->lock);
 	if (block)
 		st.blocked = ktime_add(st.blocked,
@@ -652,12 +855,16 @@ static int disk_events_stats_show(struct seq_file *m, void *unused)
 		seq_printf(m, "found_%s: %llu\n", disk_event_names[i].name,
 			   st.found[i]);
 	seq_printf(m, "uevents: %llu\n", st.uevents);
+	seq_printf(m, "flapping: %llu\n", st.flapping);
+	seq_printf(m, "uevents_held: %llu\n", st.held);
 	seq_printf(m, "last_check_ms: %lld\n", ktime_to_ms(st.last_check));
 	seq_printf(m, "last_check_us: %lld\n", ktime_to_us(st.last_duration));
 	seq_printf(m, "blocked_ms: %lld\n", ktime_to_ms(st.blocked));
 	seq_printf(m, "block_depth: %d\n", block);
 	seq_printf(m, "poll_msecs: %lu\n", poll_msecs);
 	seq_printf(m, "poll_source: %s\n", source);
+	seq_printf(m, "damp_level: %u\n", damp);
+	seq_printf(m, "damp_period_ms: %lu\n", damp_ms);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(disk_events_stats);

@@ -39,7 +39,7 @@ static const char usage[] =
 "                       when present, which need root; \"?\" otherwise);\n"
 "                       --stats adds every statistic: checks, events\n"
 "                       found, uevents sent, last check, time blocked,\n"
-"                       block depth\n"
+"                       block depth, damping of a flapping drive\n"
 "  watch [--json] [--count N] [--timeout SECS]\n"
 "                       print block device uevents as they arrive: time\n"
 "                       (seconds since boot), device, action, events and\n"

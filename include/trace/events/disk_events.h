@@ -60,6 +60,26 @@ TRACE_EVENT(disk_events_uevent,
 		      show_disk_events(__entry->events), __entry->diskseq)
 );
 
+/**
+ * disk_events_damp - a flapping disk's damping level changed
+ * @disk: the disk
+ * @level: the new level, 0 when the damping ends
+ * @period_ms: the period of its polls and media change uevents
+ */
+TRACE_EVENT(disk_events_damp,
+	    TP_PROTO(struct gendisk *disk, unsigned int level,
+		     unsigned long period_ms),
+	    TP_ARGS(disk, level, period_ms),
+	    TP_STRUCT__entry(__string(disk, disk->disk_name)
+			     __field(unsigned int, level)
+			     __field(unsigned long, period_ms)),
+	    TP_fast_assign(__assign_str(disk);
+			   __entry->level = level;
+			   __entry->period_ms = period_ms;),
+	    TP_printk("%s level=%u period_ms=%lu", __get_str(disk),
+		      __entry->level, __entry->period_ms)
+);
+
 DECLARE_EVENT_CLASS(disk_events_block_class,
 		    TP_PROTO(struct gendisk *disk, int depth),
 		    TP_ARGS(disk, depth),
