@@ -4,7 +4,9 @@
 # build.sh TREE KIND: build a guest kernel into $OBJ/TREE-KIND.
 #   TREE: ours (the assembled tree) or stock (the pristine base)
 #   KIND: lean (make run, bench), debug (make check: lockdep, KASAN, ...)
-#         or preempt (debug with full preemption at HZ=1000, for KUnit)
+#         or preempt (debug with full preemption at HZ=1000, for KUnit,
+#         built with a default poll interval of 2000 ms for the scenarios
+#         that poll without a udev rule; the base has no such option)
 # The config is x86_64 tinyconfig with our fragments merged the kernel's
 # way; it is replaced only when it changes, so a rebuild after an edit
 # compiles just what the edit touched (ccache does the rest).
@@ -17,7 +19,8 @@ case $tree in ours) src=$TREE ;; stock) src=$STOCK ;; *) die "tree: ours|stock" 
 case $kind in
 lean)	frags="base.config" ;;
 debug)	frags="base.config debug.config kunit.config" ;;
-preempt) frags="base.config debug.config kunit.config preempt.config" ;;
+preempt) frags="base.config debug.config kunit.config preempt.config"
+	[ "$tree" = stock ] || frags="$frags dflpoll.config" ;;
 *)	die "kind: lean|debug|preempt" ;;
 esac
 obj=$OBJ/$tree-$kind

@@ -13,6 +13,7 @@ pkgs=(
 	ccache sparse git
 	qemu-system-x86		# the guest machine
 	busybox-static udev	# guest user space
+	kexec-tools		# the guest's kexec (not for the host's reboots)
 	python3			# host driver, kunit.py
 	python3-ply python3-git	# checkpatch.pl runs scripts/spdxcheck.py on patches
 	"$@"
@@ -29,5 +30,7 @@ echo "deps: installing ${missing[*]}"
 sudo=
 [ "$(id -u)" -eq 0 ] || sudo=sudo
 export DEBIAN_FRONTEND=noninteractive
+# kexec-tools must not take over this machine's reboots.
+echo "kexec-tools kexec-tools/load_kexec boolean false" | $sudo debconf-set-selections
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 """Run the end-to-end scenarios on one kernel and record the results.
 
-e2e.py TREE [SCENARIO...]: boot TREE's debug kernel (ours or stock) once
+e2e.py TREE [SCENARIO...]: boot TREE's debug kernel (ours or stock; or
+the kind KERNEL_KINDS names, built first by build.sh) once
 per scenario (default: those named in $SCENARIOS, or all but the long
-"soak"), with the scenario's drives and command line.  The guest sends
+"soak" and the restarts of make check-restarts), with the scenario's drives and command line.  The guest sends
 each TAP result, and at the end "done PLANNED PASSED FAILED SKIPPED",
 on its control channel (vm.py --results); each TAP line becomes a
 result.  Three more per scenario rest on what the host saw: the guest
@@ -19,6 +20,7 @@ tree such a failure is an XFAIL; "# SKIP" is a SKIP, never a pass.
 
 import os
 import re
+import subprocess
 import sys
 
 import console
@@ -48,7 +50,21 @@ SCENARIOS = {
     "storm": ("storm", "standard", "block.events_dfl_poll_msecs=1000", 900, 6 + 1),
     "swaps": ("swaps", "standard", "block.events_dfl_poll_msecs=1000", 900, 4 + 1),
     "suspend": ("suspend", "standard", "block.events_dfl_poll_msecs=1000", 300, 5 + 1),
+    # A flapping drive under udev (issue 13): a change every 500 ms for 60 s.
+    "flap": ("flap", "standard", "block.events_dfl_poll_msecs=2000", 600, 9 + 1),
+    # Where users meet disk events (issue 13): surprise removal amid
+    # udev's probes.
+    "removal": ("removal", "usb", "block.events_dfl_poll_msecs=100 "
+                "usb-storage.delay_use=0 dremovals=50",
+                1800, 6 + 1),
+    # Polling without a udev rule (issue 13): the kernel built with a
+    # default interval, alone and overridden on the command line.
+    "dflpoll": ("dflpoll", "standard", "", 300, 4 + 1),
+    "dflpoll-param": ("dflpoll", "standard", "block.events_dfl_poll_msecs=500", 300, 4 + 1),
 }
+# The scenarios that boot another kernel kind than "debug" (build.sh):
+# ours, built with a default poll interval of 2000 ms.
+KERNEL_KINDS = {"dflpoll": "preempt", "dflpoll-param": "preempt"}
 # The results the host adds to a scenario's own.
 HOST_RESULTS = 3
 # make soak: all three over and over for $SOAK_SECONDS; not in make check.
@@ -59,7 +75,16 @@ SCENARIOS_LONG = {
     "soak": ("soak", "standard", "block.events_dfl_poll_msecs=1000 dsoak=%d"
              % SOAK_SECONDS, SOAK_SECONDS + 1200, None),
 }
-EVERY_SCENARIO = {**SCENARIOS, **SCENARIOS_LONG}
+# make check-restarts (issue 13): 30 restarts with polling active, by
+# reboot and by kexec.  About 13 and 20 minutes under TCG: not yet in
+# make check, whose time they would take past its limit.
+SCENARIOS_RESTARTS = {
+    "reboots": ("restarts", "shutdown", "scsi_mod.scan=manual retain_initrd "
+                "drestart=reboot drestarts=30", 2400, 30 + 1),
+    "kexecs": ("restarts", "shutdown", "scsi_mod.scan=manual retain_initrd "
+               "drestart=kexec drestarts=30", 2400, 30 + 1),
+}
+EVERY_SCENARIO = {**SCENARIOS, **SCENARIOS_LONG, **SCENARIOS_RESTARTS}
 # loglevel=5: warnings and worse reach the console (all splats do), the
 # drivers' notices do not, so they do not interleave with TAP lines.
 APPEND = "console=ttyS0 loglevel=5 panic=1"
@@ -126,6 +151,7 @@ def guest_results(tree, name, lines, declared, results):
 def run_scenario(tree, name, results, spec=None):
     """Boot scenario @name (or one @spec of its own) and record it."""
     test, drives, extra, timeout, declared = spec or EVERY_SCENARIO[name]
+    kind = KERNEL_KINDS.get(name, "debug")
     rundir = os.path.join(BUILD, "run", tree, name)
     log, tap = rundir + ".log", rundir + ".tap"
     os.makedirs(rundir, exist_ok=True)
@@ -133,8 +159,10 @@ def run_scenario(tree, name, results, spec=None):
         if os.path.exists(stale):
             os.unlink(stale)
     try:
+        if kind != "debug":
+            subprocess.run([os.path.join(HERE, "build.sh"), tree, kind], check=True)
         status = vm.run([
-            "--kernel", os.path.join(BUILD, "obj", tree + "-debug", "arch/x86/boot/bzImage"),
+            "--kernel", os.path.join(BUILD, "obj", tree + "-" + kind, "arch/x86/boot/bzImage"),
             "--initrd", os.path.join(BUILD, "guest.cpio"),
             "--append", "%s dtest=%s dtree=%s %s" % (APPEND, test, tree, extra),
             "--drives", drives, "--rundir", rundir, "--log", log,

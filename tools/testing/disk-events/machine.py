@@ -6,6 +6,7 @@ guest finds the disk of a drive by name (guest/lib.sh: devof).
 """
 
 import os
+import tarfile
 
 # Drive sets: (kind, QEMU id, initial medium or None for an empty drive).
 DRIVE_SETS = {
@@ -21,6 +22,22 @@ DRIVE_SETS = {
     "demo": [
         ("scsi-cd", "cd0", None),
         ("floppy", "fd0", "fd0-boot"),
+    ],
+    # Restarts with polling active (issue 13): 8 virtio-scsi and 2 ATAPI
+    # CD drives (cd7 empty, for a burner), and the kernel to kexec into,
+    # as a tar archive on a disk.
+    "shutdown": [("scsi-cd", "cd%d" % i, "cd%d-boot" % i) for i in range(7)] + [
+        ("scsi-cd", "cd7", None),
+        ("ide-cd", "atapi0", "atapi0-boot"),
+        ("ide-cd", "atapi1", "atapi1-boot"),
+        ("kexec-hd", "kexec0", None),
+    ],
+    # Surprise removal (issue 13): a USB card reader on xHCI, and two
+    # virtio-scsi CD drives.
+    "usb": [
+        ("usb-storage", "usb0", "usb0-boot"),
+        ("scsi-cd", "cd0", "cd0-boot"),
+        ("scsi-cd", "cd1", "cd1-boot"),
     ],
     # q35: ATAPI behind the ICH9 AHCI controller (ide.N are its ports).
     "q35": [
@@ -74,20 +91,43 @@ def blockdev(node, path, read_only):
             % (node, node, ro)]
 
 
+def kexec_tar(rundir, kernel):
+    """A tar archive of @kernel, for the guest to kexec."""
+    path = os.path.join(rundir, "kexec.tar")
+    with tarfile.open(path, "w", format=tarfile.USTAR_FORMAT) as t:
+        t.add(kernel, "bzImage")
+    return path
+
+
 def drive_args(rundir, kind, qid, medium):
-    """QEMU arguments for one drive."""
+    """QEMU arguments for one drive; a kexec-hd's @medium is its path."""
+    if kind == "kexec-hd":
+        return blockdev(qid + "-m", medium, True) + [
+            "-device", "scsi-hd,bus=scsi0.0,id=%s,product=%s,drive=%s-m"
+            % (qid, qid, qid)]
     path = image(rundir, medium, kind) if medium else None
     if kind == "floppy":
         return ["-drive", "if=floppy,index=0,format=raw,file=%s" % path]
     args = blockdev(qid + "-m", path, kind != "scsi-hd") if path else []
     drive = ",drive=%s-m" % qid if path else ""
     if kind in ("ide-cd", "ahci-cd"):
-        bus = "ide.1,unit=0" if kind == "ide-cd" else "ide.0"
+        bus = "ide.1,unit=%s" % qid[-1] if kind == "ide-cd" else "ide.0"
         return args + ["-device", "ide-cd,bus=%s,id=%s,model=%s%s"
                        % (bus, qid, qid, drive)]
+    if kind == "usb-storage":
+        return args + ["-device", ",".join(
+            ["usb-storage"] + ["%s=%s" % (k, {True: "on"}.get(v, v))
+                               for k, v in usb_storage(qid).items()])]
     extra = ",removable=on" if kind == "scsi-hd" else ""
     return args + ["-device", "%s,bus=scsi0.0,id=%s,product=%s%s%s"
                    % (kind, qid, qid, drive, extra)]
+
+
+def usb_storage(qid):
+    """The usb-storage properties of USB card reader @qid, for -device
+    and device_add: with the medium it booted with, whose node stays
+    when the device goes."""
+    return {"bus": "xhci.0", "id": qid, "drive": qid + "-m", "removable": True}
 
 
 def qemu_args(drive_set, rundir, kernel, initrd, append, sockets, mem="1G"):
@@ -103,11 +143,20 @@ def qemu_args(drive_set, rundir, kernel, initrd, append, sockets, mem="1G"):
             "-chardev", "socket,id=qmp,path=%s" % sockets["qmp"],
             "-mon", "chardev=qmp,mode=control",
             "-device", "virtio-scsi-pci,id=scsi0"]
+    if any(kind == "usb-storage" for kind, _, _ in drives(drive_set)):
+        args += ["-device", "qemu-xhci,id=xhci"]
     for kind, qid, medium in drives(drive_set):
+        if kind == "kexec-hd":
+            medium = kexec_tar(rundir, kernel)
         args += drive_args(rundir, kind, qid, medium)
     return args
 
 
 def medium_target(qid):
-    """How QMP names a drive: the floppy by its backend, others by id."""
-    return {"device": "floppy0"} if qid.startswith("fd") else {"id": qid}
+    """How QMP names a drive: the floppy by its backend, a USB reader by
+    its SCSI disk's QOM path, others by id."""
+    if qid.startswith("fd"):
+        return {"device": "floppy0"}
+    if qid.startswith("usb"):
+        return {"id": "/machine/peripheral/%s/%s.0/legacy[0]" % (qid, qid)}
+    return {"id": qid}

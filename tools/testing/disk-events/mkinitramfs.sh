@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # mkinitramfs.sh OUT.cpio: the guest's initramfs.  Debian's busybox-static,
-# Debian's systemd-udevd 252 with its libraries and stock rules, our
-# static guest programs, and the guest test scripts.
+# Debian's systemd-udevd 252 and kexec-tools' kexec with their
+# libraries, udev's stock rules, our static guest programs, and the guest
+# test scripts.
 
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -24,6 +25,8 @@ for c in "$HARNESS"/guest/src/*.c; do
 	gcc -O2 -Wall -Wextra -Werror -static -o "$root/bin/$(basename "$c" .c)" "$c"
 done
 
+cp /sbin/kexec "$root/sbin/"
+
 # udev: the binaries, the libraries ldd names, and the stock rules.
 cp /bin/udevadm "$root/bin/"
 ln -s /bin/udevadm "$root/lib/systemd/systemd-udevd"
@@ -31,7 +34,9 @@ cp /lib/udev/cdrom_id /lib/udev/scsi_id /lib/udev/ata_id "$root/lib/udev/"
 for r in 50-udev-default 60-block 60-cdrom_id 60-persistent-storage; do
 	cp "/lib/udev/rules.d/$r.rules" "$root/lib/udev/rules.d/"
 done
-for bin in /bin/udevadm /lib/udev/cdrom_id /lib/udev/scsi_id /lib/udev/ata_id; do
+for bin in /bin/udevadm /lib/udev/cdrom_id /lib/udev/scsi_id /lib/udev/ata_id \
+	/sbin/kexec; do
+	! ldd "$bin" | grep 'not found' >&2 || die "$bin: libraries missing"
 	ldd "$bin" | grep -o '/[^ ]*'
 done | sort -u | while read -r lib; do
 	mkdir -p "$root$(dirname "$lib")"

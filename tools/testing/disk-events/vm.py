@@ -14,6 +14,8 @@ Requests:
     wait-tray ID open|closed SECS
                             wait for QEMU's DEVICE_TRAY_MOVED event
     plug ID                 hot-plug an empty virtio-scsi CD drive ID
+    plug-usb ID             plug USB card reader ID in again, with the
+                            medium it booted with
     unplug ID               hot-unplug drive ID, wait until QEMU removed it
     scsi-mark               start counting SCSI commands (QEMU's trace)
     scsi-count ID [OPCODE]  commands to virtio-scsi drive ID (or "all"
@@ -25,6 +27,17 @@ Requests:
                             and each drive's commands with OPCODE
     later MS REQUEST...     answer at once, carry out REQUEST in MS ms
                             (while the guest cannot ask: suspended)
+    flap ID MS SECS         change ID's medium every MS ms for SECS s, from
+                            now on (a forced eject and an insert); answers
+                            how many changes
+    reboots reset|shutdown  what the guest's restart does: boot again, or
+                            end QEMU (the default, -no-reboot)
+    reboot-cycle            count a boot of the guest; answers "BOOT N P F
+                            S": which boot of the run this is, and the TAP
+                            counts the boot before it kept
+    keep N P F S            keep the TAP counts for the next boot
+    deadline SECS           fail the run unless another request comes
+                            within SECS s (a restart that hangs)
     now                     the host's monotonic clock in ms
     tap LINE                a TAP result line ("ok N NAME", "not ok N
                             NAME", with "# SKIP" or "# TODO" directives)
@@ -79,6 +92,9 @@ class Guest:
         self.ctl_buf = b""
         self.con_buf = b""
         self.stamps = open(args.stamps, "w") if args.stamps else None
+        self.boots = 0
+        self.kept = "0 0 0 0"           # TAP counts across restarts
+        self.deadline = None            # (monotonic s, SECS) by "deadline"
 
     def stamp(self, kind, line):
         if self.stamps:
@@ -91,6 +107,7 @@ class Guest:
         if not words:
             return "err empty request"
         self.stamp("request", line)
+        self.deadline = None
         try:
             data = self.dispatch(words[0], words[1:])
             return "ok" + (" %s" % data if data is not None else "")
@@ -118,6 +135,9 @@ class Guest:
         elif cmd == "plug":
             q.execute("device_add", driver="scsi-cd", bus="scsi0.0",
                       id=argv[0], product=argv[0])
+        elif cmd == "plug-usb":
+            q.execute("device_add", driver="usb-storage",
+                      **machine.usb_storage(argv[0]))
         elif cmd == "unplug":
             q.execute("device_del", id=argv[0])
             q.wait_event("DEVICE_DELETED", 30, device=argv[0])
@@ -140,6 +160,18 @@ class Guest:
         elif cmd == "later":
             self.later.append((time.monotonic() + int(argv[0]) / 1000,
                                " ".join(argv[1:])))
+        elif cmd == "flap":
+            return self.flap(argv[0], int(argv[1]), int(argv[2]))
+        elif cmd == "reboots":
+            q.execute("set-action", reboot={"reset": "reset",
+                                            "shutdown": "shutdown"}[argv[0]])
+        elif cmd == "reboot-cycle":
+            self.boots += 1
+            return "%d %s" % (self.boots, self.kept)
+        elif cmd == "keep":
+            self.kept = " ".join(str(int(x)) for x in argv[:4])
+        elif cmd == "deadline":
+            self.deadline = (time.monotonic() + int(argv[0]), int(argv[0]))
         elif cmd == "now":
             return int(time.monotonic() * 1000)
         elif cmd == "tap":
@@ -153,6 +185,17 @@ class Guest:
         else:
             raise ValueError("unknown request %r" % cmd)
         return None
+
+    def flap(self, qid, ms, secs):
+        """Change @qid's medium every @ms ms for @secs s, from now on: a
+        forced eject (which a guest's tray lock cannot turn into an eject
+        request) and an insert, of two media in turn.  Returns how many."""
+        t0, n = time.monotonic(), secs * 1000 // ms
+        for i in range(n):
+            due = t0 + (i + 1) * ms / 1000
+            self.later.append((due, "eject %s force" % qid))
+            self.later.append((due, "change %s flap-%d" % (qid, i % 2)))
+        return n
 
     def record(self, line):
         if self.results:
@@ -190,8 +233,9 @@ class Guest:
         now = time.monotonic()
         for due in [l for l in self.later if l[0] <= now]:
             self.later.remove(due)
-            print("vm: later %s: %s" % (due[1], self.request(due[1])),
-                  file=sys.stderr)
+            answer = self.request(due[1])
+            if answer != "ok":
+                print("vm: later %s: %s" % (due[1], answer), file=sys.stderr)
 
     def on_console(self, data):
         self.log.write(data)
@@ -271,6 +315,11 @@ class Guest:
         sel.register(conns["qmp"], selectors.EVENT_READ, None)
         open_conns = 3
         while open_conns and time.monotonic() < deadline:
+            if self.deadline and time.monotonic() > self.deadline[0]:
+                print("vm: no request within %d s of the deadline, QEMU killed"
+                      % self.deadline[1], file=sys.stderr)
+                self.log.write(b"\nvm: DEADLINE\n")
+                return 1
             self.run_later()
             for key, _ in sel.select(timeout=0.05 if self.later else 1):
                 if key.data is None:

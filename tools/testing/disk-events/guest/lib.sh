@@ -84,8 +84,9 @@ host()
 
 # devof QEMU-ID: the guest disk name of a drive.  The harness sets each
 # SCSI drive's product string to its QEMU id; QEMU's ATAPI drives all say
-# "QEMU DVD-ROM", so atapi0 (PIIX) or ahci0 (q35), the only one of a
-# machine, is the sr disk behind libata.  Shell builtins only where it
+# "QEMU DVD-ROM", so atapi0 (PIIX) or ahci0 (q35) is the first sr disk
+# behind libata, and usb0 the disk behind USB, the only one of a
+# machine.  Shell builtins only where it
 # can: a fork costs a loaded debug guest up to a quarter of a second.
 devof()
 {
@@ -95,11 +96,12 @@ devof()
 		read -r m 2>/dev/null < "$d/device/model"
 		[ "${m%% *}" = "$1" ] && { echo "${d##*/}"; return 0; }
 	done
-	case $1 in atapi0 | ahci0 | fd0) ;; *) return 1 ;; esac
+	case $1 in atapi0 | ahci0 | fd0 | usb0) ;; *) return 1 ;; esac
 	for d in /sys/block/*; do
 		case "$1:$(readlink "$d")" in
 		atapi0:*/ata* | ahci0:*/ata*) echo "${d##*/}"; return 0 ;;
 		fd0:*/floppy*) echo fd0; return 0 ;;
+		usb0:*/usb*) echo "${d##*/}"; return 0 ;;
 		esac
 	done
 	return 1
@@ -157,6 +159,24 @@ wait_events()
 	echo $((at > t0 ? at - t0 : 0))
 }
 
+# user_swaps QID DEV PREFIX NAME: three swaps of discs PREFIX-1..3 in
+# drive QID (disk DEV) as a user makes them under udev, which locks the
+# tray: eject (forced, which unlocks), then insert.  A result NAME each:
+# DEV's media change uevent came within 5 s (with its latency).
+user_swaps()
+{
+	local i base ms
+	for i in 1 2 3; do
+		base=$(count_events "$2" media_change)
+		host eject "$1" force >/dev/null
+		udevadm settle
+		host change "$1" "$3-$i" >/dev/null
+		ms=$(wait_events "$2" media_change $((base + 1)) 5)
+		tap $? "$4 swap $i (${ms:-timeout} ms)"
+		udevadm settle
+	done
+}
+
 # now_ms: ms since boot, read by the shell itself (no fork).
 now_ms()
 {
@@ -191,13 +211,19 @@ leak_scan()
 	cat $f
 }
 
+# start_udevd: Debian's systemd-udevd, for the uevents from now on only.
+start_udevd()
+{
+	mkdir -p /run/udev
+	/lib/systemd/systemd-udevd --daemon --resolve-names=never 2>/dev/null
+}
+
 # start_udev: Debian's systemd-udevd with its stock rules, as a system
 # runs it; it opens disks on change events (acknowledging them), locks
 # CD trays and ejects them on DISK_EJECT_REQUEST.
 start_udev()
 {
-	mkdir -p /run/udev
-	/lib/systemd/systemd-udevd --daemon --resolve-names=never 2>/dev/null
+	start_udevd
 	udevadm trigger --type=subsystems --action=add
 	udevadm trigger --type=devices --action=add
 	udevadm settle --timeout=60
@@ -211,6 +237,31 @@ polls_in()
 	host scsi-mark >/dev/null
 	sleep "$2"
 	host scsi-count "$1" $GESN
+}
+
+WINDOW=10	# s, for polls()
+
+# polls ID...: "MS N..." for a window of about $WINDOW s: its length in
+# ms, timed by the host, and the GESN commands each drive received in it.
+# Starts a second after the last interval write, which itself checks at
+# once.
+polls()
+{
+	sleep 1
+	host scsi-mark >/dev/null
+	sleep $WINDOW
+	host scsi-counts $GESN "$@"
+}
+
+# rate_within N MS MSECS SLACK: N polls in a window of MS ms come every
+# MSECS (0: none at all), to within one poll, with each period up to
+# SLACK percent longer.
+rate_within()
+{
+	local late=$(($3 * (100 + $4) / 100))
+
+	[ "$3" -eq 0 ] && { [ "$1" -eq 0 ]; return; }
+	[ $(($1 * late)) -ge $(($2 - late)) ] && [ $(($1 * $3)) -le $(($2 + $3)) ]
 }
 
 # holding MODE DEV: start "hold" (guest/src/hold.c), wait until it has
@@ -329,6 +380,20 @@ trace_figures()
 			n++
 		printf "wakeups %d\nchecks %d\nwork_ns %.0f\ncpu_ns %.0f\n", n, checks, ns, cpu_ns
 	}' $TRACING/trace
+}
+
+# scan_virtio_scsi N: booted with scsi_mod.scan=manual, add virtio-scsi
+# targets 0 to N-1, the drives of the scenario, and no others: probing
+# the other 247 targets of the bus costs a boot about 10 s under TCG.
+scan_virtio_scsi()
+{
+	local h t
+	for h in /sys/class/scsi_host/*; do
+		[ "$(cat "$h/proc_name")" = virtio_scsi ] || continue
+		for t in $(seq 0 $(($1 - 1))); do
+			echo "0 $t 0" > "$h/scan"
+		done
+	done
 }
 
 # wait_for_disk ID yes|no SECS: wait until devof ID finds a disk (yes) or

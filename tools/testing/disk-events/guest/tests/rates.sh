@@ -16,32 +16,6 @@
 # "exactly": our polls sit on a grid of MSECS, so a window holds its
 # length over MSECS of them, give or take the one at either edge.
 
-GESN=74
-WINDOW=10
-
-# polls ID...: "MS N..." for a window of about $WINDOW s: its length in
-# ms, timed by the host, and the GESN commands each drive received in it.
-# Starts a second after the last interval write, which itself checks at
-# once.
-polls()
-{
-	sleep 1
-	host scsi-mark >/dev/null
-	sleep $WINDOW
-	host scsi-counts $GESN "$@"
-}
-
-# rate_within N MS MSECS SLACK: N polls in a window of MS ms come every
-# MSECS (0: none at all), to within one poll, with each period up to
-# SLACK percent longer.
-rate_within()
-{
-	local late=$(($3 * (100 + $4) / 100))
-
-	[ "$3" -eq 0 ] && { [ "$1" -eq 0 ]; return; }
-	[ $(($1 * late)) -ge $(($2 - late)) ] && [ $(($1 * $3)) -le $(($2 + $3)) ]
-}
-
 # expect_rates WHAT ID MSECS ID MSECS: measure both drives at once.
 expect_rates()
 {
