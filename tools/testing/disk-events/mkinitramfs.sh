@@ -36,8 +36,9 @@ for r in 50-udev-default 60-block 60-cdrom_id 60-persistent-storage; do
 done
 for bin in /bin/udevadm /lib/udev/cdrom_id /lib/udev/scsi_id /lib/udev/ata_id \
 	/sbin/kexec; do
-	! ldd "$bin" | grep 'not found' >&2 || die "$bin: libraries missing"
-	ldd "$bin" | grep -o '/[^ ]*'
+	libs=$(ldd "$bin")
+	! grep 'not found' <<< "$libs" >&2 || die "$bin: libraries missing"
+	grep -o '/[^ ]*' <<< "$libs"
 done | sort -u | while read -r lib; do
 	mkdir -p "$root$(dirname "$lib")"
 	cp -L "$lib" "$root$lib"
