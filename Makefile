@@ -6,8 +6,6 @@
 #   make check            every test on our core (debug kernel)
 #   make check BASE=stock the same tests on the pristine 6.12 base
 #   make mutants          check deliberately broken cores: each must fail
-#   make check-restarts   30 restarts by reboot and 30 by kexec with
-#                         polling active (not yet in make check: 35 min)
 #   make soak [DURATION=s] the stress scenarios (hot-plug storm, swaps
 #                         under load, suspend) over and over, default
 #                         600 s; BASE=stock for the base
@@ -23,17 +21,13 @@ H := tools/testing/disk-events
 BASE ?= ours
 DURATION ?= 600
 
-.PHONY: run check check-restarts soak mutants bench series series-check build clean
+.PHONY: run check soak mutants bench series series-check build clean
 
 run:
 	@$(H)/run.sh
 
 check:
 	@$(H)/check.sh $(BASE)
-
-check-restarts:
-	@RUNNERS=e2e.py SCENARIOS="reboots kexecs" RESULTS_TAG=restarts \
-	 $(H)/check.sh $(BASE)
 
 soak:
 	@SOAK_SECONDS=$(DURATION) RUNNERS=e2e.py SCENARIOS=soak RESULTS_TAG=soak \

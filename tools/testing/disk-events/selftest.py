@@ -121,6 +121,21 @@ class Scenario(unittest.TestCase):
         self.assertTrue(all(v == "FAIL" for v, n in results.lines if n.startswith("t")))
         self.assertTrue(all(v == "FAIL" for v, _ in results.lines))
 
+    def test_side_by_side_scenarios_report_whole_and_in_turn(self):
+        results = Collect()
+        pair = {"a": ("t", "standard", "", 60, 2), "b": ("t", "standard", "", 60, 3)}
+        with mock.patch.object(e2e, "BUILD", self.build), \
+                mock.patch.dict(e2e.EVERY_SCENARIO, pair), \
+                mock.patch.object(e2e, "SIDE_BY_SIDE", [("a", "b")]), \
+                mock.patch.object(vm, "run", fake_guest(GOOD_CONSOLE, GOOD_CONTROL)):
+            e2e.run_scenarios("ours", ["b", "a"], results)
+        names = [n for v, n in results.lines if v != "PLAN"]
+        self.assertEqual(results.lines[0], ("PLAN", "11 b a"))
+        self.assertEqual(len(names), 11)
+        self.assertEqual(results.verdicts("b: result 3 of 3 never came"), ["FAIL"])
+        self.assertLess(names.index("a: guest finished (status 0)"),
+                        min(i for i, n in enumerate(names) if n.startswith("b: ")))
+
 
 class KUnit(unittest.TestCase):
     """kunit.py's reading of the parser's result."""
