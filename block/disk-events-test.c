@@ -2599,9 +2599,9 @@ static void checks_stay_serial_with_clears_outside_open(struct kunit *test)
  * --- flapping drives ---
  *
  * The core's documented constants: DISK_EVENTS_FLAP_CHECKS changes in a
- * row make a disk flapping; its period is at least DAMP_MIN_MS, doubled
- * per level up to DAMP_MAX; a check that finds no change a period after
- * the last one ends the damping.
+ * row, of checks or of grid slots, make a disk flapping; its period is
+ * at least DAMP_MIN_MS, doubled per level up to DAMP_MAX; a check that
+ * finds no change a period after the last one ends the damping.
  */
 #define FLAP_CHECKS	4
 #define DAMP_MAX	3
@@ -2685,6 +2685,30 @@ static void flapping_found_by_opens_holds_uevents(struct kunit *test)
 	/* The held change is told once, when its 2000 ms period ends. */
 	KUNIT_EXPECT_EQ(test, count_uevents(l, fd, "DISK_MEDIA_CHANGE",
 					    2 * DAMP_MIN_MS + QUIET_MS), 1);
+}
+
+/*
+ * udev's opens take each change as soon as it is told, and between them
+ * the drive's checks find none: a change in every slot of the grid (at
+ * least DAMP_MIN_MS) still makes the disk flapping, at the fourth slot.
+ */
+static void changes_in_slots_in_a_row_are_flapping(struct kunit *test)
+{
+	struct fake_disk *fd;
+	int i;
+
+	needs_debugfs(test);
+	fd = fake_cdrom(test);		/* not polled: slots of DAMP_MIN_MS */
+	start_early_in_slot(DAMP_MIN_MS);
+	for (i = 1; i <= FLAP_CHECKS; i++) {
+		fake_answer(fd, DISK_EVENT_MEDIA_CHANGE);
+		KUNIT_EXPECT_TRUE(test, disk_check_media_change(fd->disk));
+		KUNIT_EXPECT_FALSE(test, disk_check_media_change(fd->disk));
+		KUNIT_EXPECT_EQ(test, stat_of(fd, "damp_level"),
+				i == FLAP_CHECKS ? 1 : 0);
+		msleep(DAMP_MIN_MS);
+	}
+	KUNIT_EXPECT_EQ(test, stat_of(fd, "flapping"), 1);
 }
 
 static void damping_rises_a_level_per_run_up_to_its_cap(struct kunit *test)
@@ -2829,6 +2853,7 @@ static struct kunit_case disk_events_beyond_mainline_cases[] = {
 	KUNIT_CASE(failed_uevent_not_counted),
 	KUNIT_CASE(flapping_found_by_polls_slows_polling),
 	KUNIT_CASE_SLOW(flapping_found_by_opens_holds_uevents),
+	KUNIT_CASE_SLOW(changes_in_slots_in_a_row_are_flapping),
 	KUNIT_CASE(damping_rises_a_level_per_run_up_to_its_cap),
 	KUNIT_CASE_SLOW(damping_ends_after_a_quiet_stretch),
 	KUNIT_CASE(damping_never_holds_eject_requests),

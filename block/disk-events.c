@@ -51,23 +51,26 @@
  * answer delays no other.
  *
  * Flapping drives: a drive that reports a media change at check after
- * check (a faulty reader, a loose medium) would flood user space, for
- * each uevent makes udev open the disk, the open's check finds a change
- * again, and so on.  A disk is flapping when DISK_EVENTS_FLAP_CHECKS of
- * its checks in a row found a media change, or as many of its periodic
- * checks in a row (the opens between them may find none).  Its damping
- * level then rises by one, up to DISK_EVENTS_DAMP_MAX, and again at each
- * further such run.  At level L the disk's period is its interval, or
- * DISK_EVENTS_DAMP_MIN_MS if longer (or unpolled), times 2^L: it is
- * polled at that period, and sends at most one media change uevent per
- * period, on the period's grid.  A change found earlier is held back
- * and its uevent sent by the first check of the next period, for which
- * the work is queued even if the disk is not polled.  Eject requests are
- * never held.  A change still becomes pending at once, so an opener's
- * disk_check_media_change() stays exact: a stale page cache is worse
- * than noise.  A check that finds no change a whole period after the
- * last change found ends the damping.  Entering it is counted, entering
- * and leaving are logged (ratelimited), and every level change is traced.
+ * check (a faulty reader, a loose medium) would flood user space, for each
+ * uevent makes udev open the disk, the open's check finds a change again,
+ * and so on.  A disk is flapping when DISK_EVENTS_FLAP_CHECKS of its
+ * checks in a row found a media change, or when checks found one in as
+ * many slots in a row of its flapping grid: its interval, or
+ * DISK_EVENTS_DAMP_MIN_MS if longer (or unpolled), times 2^L at damping
+ * level L.  Slots count as well as checks because udev's opens take each
+ * change as soon as it is told: the polls between them, and the opens that
+ * find nothing, break any streak of checks.  The damping level then rises
+ * by one, up to DISK_EVENTS_DAMP_MAX, and again at each further such run.
+ * A damped disk's period is that of its grid: it is polled at that period,
+ * and sends at most one media change uevent per period, on the grid.  A
+ * change found earlier is held back and its uevent sent by the first check
+ * of the next period, for which the work is queued even if the disk is not
+ * polled.  Eject requests are never held.  A change still becomes pending
+ * at once, so an opener's disk_check_media_change() stays exact: a stale
+ * page cache is worse than noise.  A check that finds no change a whole
+ * period after the last change found ends the damping.  Entering it is
+ * counted, entering and leaving are logged (ratelimited), and every level
+ * change is traced.
  *
  * Locking:
  *   disk_events_mutex   the list of all live disk_events (for default
@@ -109,8 +112,8 @@
 
 /*
  * Flapping drives (see above).  A human swapping discs makes one check
- * find a change, two for an eject and an insert in quick succession;
- * udev's opens between them find none.
+ * find a change, two for an eject and an insert in quick succession,
+ * in at most two slots in a row; udev's opens between them find none.
  */
 #define DISK_EVENTS_FLAP_CHECKS		4	/* changes in a row: flapping */
 #define DISK_EVENTS_DAMP_MAX		3	/* the period at most x8 */
@@ -140,11 +143,11 @@ struct disk_events {
 	int			block;		/* block depth */
 	unsigned int		pending;	/* reported, not cleared */
 	unsigned int		clearing;	/* to clear at next check */
-	bool			flushed;	/* the queued check is immediate */
 	long			poll_msecs;	/* own interval, -1: default */
 	/* Flapping drives, see above. */
 	unsigned int		streak;		/* checks in a row with a change */
-	unsigned int		poll_streak;	/* periodic checks, likewise */
+	unsigned int		slot_streak;	/* grid slots, likewise */
+	unsigned long		change_slot;	/* the last such slot */
 	unsigned int		damp;		/* damping level, 0: none */
 	unsigned int		held;		/* changes whose uevent waits */
 	unsigned long		last_change;	/* jiffies of the last found */
@@ -203,6 +206,18 @@ static unsigned long disk_events_poll_msecs(struct disk_events *ev,
 	return msecs;
 }
 
+/*
+ * The disk's flapping grid in ms, for poll interval @interval (0 if
+ * unpolled): see "Flapping drives".  At most UINT_MAX, like any interval.
+ */
+static unsigned long disk_events_grid_msecs(struct disk_events *ev,
+					    unsigned long interval)
+{
+	u64 msecs = (u64)max(interval, DISK_EVENTS_DAMP_MIN_MS) << ev->damp;
+
+	return min_t(u64, msecs, UINT_MAX);
+}
+
 /**
  * disk_events_period_msecs - the disk's period, damping included
  * @ev: the disk's events
@@ -215,19 +230,16 @@ static unsigned long disk_events_poll_msecs(struct disk_events *ev,
 static unsigned long disk_events_period_msecs(struct disk_events *ev,
 					      unsigned long interval)
 {
-	u64 msecs;
-
 	lockdep_assert_held(&ev->lock);
 	if (!ev->damp)
 		return interval;
-	msecs = (u64)max(interval, DISK_EVENTS_DAMP_MIN_MS) << ev->damp;
-	return min_t(u64, msecs, UINT_MAX);
+	return disk_events_grid_msecs(ev, interval);
 }
 
-/* The period in jiffies of the damping grid: see "Flapping drives". */
-static unsigned long disk_events_damp_jiffies(struct disk_events *ev)
+/* The length in jiffies of a slot of the flapping grid. */
+static unsigned long disk_events_grid_jiffies(struct disk_events *ev)
 {
-	return msecs_to_jiffies(disk_events_period_msecs(ev,
+	return msecs_to_jiffies(disk_events_grid_msecs(ev,
 					disk_events_poll_msecs(ev, NULL)));
 }
 
@@ -260,7 +272,6 @@ static void disk_events_schedule(struct disk_events *ev, bool now)
 	if (ev->block)
 		return;
 	if (now) {
-		ev->flushed = true;
 		mod_delayed_work(system_freezable_power_efficient_wq,
 				 &ev->dwork, 0);
 		return;
@@ -275,10 +286,9 @@ static void disk_events_schedule(struct disk_events *ev, bool now)
 		if (!delay || left < delay)
 			delay = left;
 	}
-	/* Not pending: any immediate check queued before has run or gone. */
-	if (delay && queue_delayed_work(system_freezable_power_efficient_wq,
-					&ev->dwork, delay))
-		ev->flushed = false;
+	if (delay)
+		queue_delayed_work(system_freezable_power_efficient_wq,
+				   &ev->dwork, delay);
 }
 
 /*
@@ -327,42 +337,56 @@ static void disk_events_report(struct gendisk *disk, unsigned int fresh,
 		disk_events_send_uevent(disk, told);
 }
 
+/*
+ * Count a media change found in the slot of the flapping grid that @now
+ * falls in: one more slot in a row, unless the last was further back.
+ * Called with @ev->lock held.
+ */
+static void disk_events_count_slot(struct disk_events *ev, unsigned long now)
+{
+	unsigned long slot = now / disk_events_grid_jiffies(ev);
+
+	if (ev->slot_streak && slot == ev->change_slot)
+		return;
+	if (ev->slot_streak && slot == ev->change_slot + 1)
+		ev->slot_streak++;
+	else
+		ev->slot_streak = 1;
+	ev->change_slot = slot;
+}
+
 /**
  * disk_events_note_change - count a check for or against flapping
  * @ev: the disk's events
  * @changed: the check found a media change
- * @periodic: it was a periodic check, not an open's or a flush's
  *
  * Ends the damping if the check found no change a period or more after
  * the last change found, and raises it by one level (up to
- * DISK_EVENTS_DAMP_MAX) when either streak of changes reaches
- * DISK_EVENTS_FLAP_CHECKS.
+ * DISK_EVENTS_DAMP_MAX) when either streak of changes, of checks or of
+ * slots, reaches DISK_EVENTS_FLAP_CHECKS.  Both start again at a new
+ * level, whose slots are longer.
  * Called with @ev->lock held.
  */
-static void disk_events_note_change(struct disk_events *ev, bool changed,
-				    bool periodic)
+static void disk_events_note_change(struct disk_events *ev, bool changed)
 {
 	unsigned long now = jiffies;
 
 	if (!changed) {
 		ev->streak = 0;
-		if (periodic)
-			ev->poll_streak = 0;
 		if (ev->damp && time_after_eq(now, ev->last_change +
-					      disk_events_damp_jiffies(ev)))
+					      disk_events_grid_jiffies(ev)))
 			ev->damp = 0;
 		return;
 	}
 
 	ev->last_change = now;
 	ev->streak++;
-	if (periodic)
-		ev->poll_streak++;
+	disk_events_count_slot(ev, now);
 	if (ev->streak < DISK_EVENTS_FLAP_CHECKS &&
-	    ev->poll_streak < DISK_EVENTS_FLAP_CHECKS)
+	    ev->slot_streak < DISK_EVENTS_FLAP_CHECKS)
 		return;
 	ev->streak = 0;
-	ev->poll_streak = 0;
+	ev->slot_streak = 0;
 	if (ev->damp == DISK_EVENTS_DAMP_MAX)
 		return;
 	if (!ev->damp) {
@@ -397,7 +421,7 @@ static unsigned int disk_events_admit(struct disk_events *ev,
 		return fresh & ~DISK_EVENT_MEDIA_CHANGE;
 	}
 	if (ev->damp && change) {
-		period = disk_events_damp_jiffies(ev);
+		period = disk_events_grid_jiffies(ev);
 		ev->next_uevent = now + disk_events_delay_to_grid(period);
 	}
 	ev->held = 0;
@@ -414,9 +438,9 @@ static void disk_events_damping_changed(struct gendisk *disk,
 {
 	trace_disk_events_damp(disk, to, period_ms);
 	if (!from)
-		pr_warn_ratelimited("%s: media change at %u checks in a row, a faulty drive or medium? Its uevents and polling are slowed to every %lu ms until it calms down; 0 in /sys/block/%s/events_poll_msecs stops polling it\n",
-				    disk->disk_name, DISK_EVENTS_FLAP_CHECKS,
-				    period_ms, disk->disk_name);
+		pr_warn_ratelimited("%s: media changes keep coming, a faulty drive or medium? Its uevents and polling are slowed to every %lu ms until it calms down; 0 in /sys/block/%s/events_poll_msecs stops polling it\n",
+				    disk->disk_name, period_ms,
+				    disk->disk_name);
 	else if (!to)
 		pr_info_ratelimited("%s: media changes calmed down, uevents and polling back to normal\n",
 				    disk->disk_name);
@@ -442,7 +466,6 @@ static void disk_events_count_check(struct disk_events_stats *st,
  * @ev: the disk's events
  * @clear: events the caller wants the driver to clear, on top of those
  *	   disk_flush_events() asked for
- * @periodic: the check is a periodic one, for flapping (see above)
  *
  * Calls ->check_events() once, unless the disk was removed.  Bits the
  * driver returns outside disk->events are ignored.  Events found that
@@ -451,8 +474,7 @@ static void disk_events_count_check(struct disk_events_stats *st,
  *
  * Context: process context, may sleep.
  */
-static void disk_events_check(struct disk_events *ev, unsigned int clear,
-			      bool periodic)
+static void disk_events_check(struct disk_events *ev, unsigned int clear)
 {
 	struct gendisk *disk = ev->disk;
 	unsigned int clearing, found, fresh, told, damp_was, damp;
@@ -480,7 +502,7 @@ static void disk_events_check(struct disk_events *ev, unsigned int clear,
 	ev->pending |= fresh;
 	disk_events_count_check(&ev->stats, start, took, found);
 	damp_was = ev->damp;
-	disk_events_note_change(ev, found & DISK_EVENT_MEDIA_CHANGE, periodic);
+	disk_events_note_change(ev, found & DISK_EVENT_MEDIA_CHANGE);
 	damp = ev->damp;
 	period_ms = disk_events_period_msecs(ev, disk_events_poll_msecs(ev,
 									NULL));
@@ -498,14 +520,8 @@ static void disk_events_workfn(struct work_struct *work)
 {
 	struct disk_events *ev = container_of(to_delayed_work(work),
 					      struct disk_events, dwork);
-	bool flushed;
 
-	spin_lock_irq(&ev->lock);
-	flushed = ev->flushed;
-	ev->flushed = false;
-	spin_unlock_irq(&ev->lock);
-
-	disk_events_check(ev, 0, !flushed);
+	disk_events_check(ev, 0);
 
 	spin_lock_irq(&ev->lock);
 	disk_events_schedule(ev, false);
@@ -620,7 +636,7 @@ static unsigned int disk_events_clear(struct disk_events *ev, unsigned int mask)
 	bool flushed;
 
 	disk_block_events(ev->disk);
-	disk_events_check(ev, mask, false);
+	disk_events_check(ev, mask);
 
 	spin_lock_irq(&ev->lock);
 	cleared = ev->pending & mask;
