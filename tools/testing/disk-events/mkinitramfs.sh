@@ -49,4 +49,6 @@ for g in root:0 nogroup:65534 disk:6 cdrom:24 floppy:25 tape:26 audio:29 video:4
 	echo "${g%%:*}:x:${g#*:}:"
 done > "$root/etc/group"
 
-(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) > "$out"
+# Whole or not at all: a guest that starts meanwhile reads the old one.
+(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) > "$out.new"
+mv "$out.new" "$out"
