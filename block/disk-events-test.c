@@ -2711,6 +2711,20 @@ static void changes_in_slots_in_a_row_are_flapping(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, stat_of(fd, "flapping"), 1);
 }
 
+/* Like floppy's: no uevents, no loop with udev, no damping. */
+static void drive_without_uevents_is_never_flapping(struct kunit *test)
+{
+	struct fake_disk *fd;
+
+	needs_debugfs(test);
+	fd = fake_alloc(test, DISK_EVENT_MEDIA_CHANGE, 0);
+	fake_add(fd);
+	start_flapping(fd, DISK_EVENT_MEDIA_CHANGE);
+	opens_learn_of_changes(fd, 2 * FLAP_CHECKS);
+	KUNIT_EXPECT_EQ(test, stat_of(fd, "flapping"), 0);
+	KUNIT_EXPECT_EQ(test, stat_of(fd, "damp_level"), 0);
+}
+
 static void damping_rises_a_level_per_run_up_to_its_cap(struct kunit *test)
 {
 	struct fake_disk *fd;
@@ -2854,6 +2868,7 @@ static struct kunit_case disk_events_beyond_mainline_cases[] = {
 	KUNIT_CASE(flapping_found_by_polls_slows_polling),
 	KUNIT_CASE_SLOW(flapping_found_by_opens_holds_uevents),
 	KUNIT_CASE_SLOW(changes_in_slots_in_a_row_are_flapping),
+	KUNIT_CASE(drive_without_uevents_is_never_flapping),
 	KUNIT_CASE(damping_rises_a_level_per_run_up_to_its_cap),
 	KUNIT_CASE_SLOW(damping_ends_after_a_quiet_stretch),
 	KUNIT_CASE(damping_never_holds_eject_requests),

@@ -53,18 +53,20 @@
  * Flapping drives: a drive that reports a media change at check after
  * check (a faulty reader, a loose medium) would flood user space, for each
  * uevent makes udev open the disk, the open's check finds a change again,
- * and so on.  A disk is flapping when DISK_EVENTS_FLAP_CHECKS of its
- * checks in a row found a media change, or when checks found one in as
- * many slots in a row of its flapping grid: its interval, or
- * DISK_EVENTS_DAMP_MIN_MS if longer (or unpolled), times 2^L at damping
- * level L.  Slots count as well as checks because udev's opens take each
- * change as soon as it is told: the polls between them, and the opens that
- * find nothing, break any streak of checks.  The damping level then rises
- * by one, up to DISK_EVENTS_DAMP_MAX, and again at each further such run.
- * A damped disk's period is that of its grid: it is polled at that period,
- * and sends at most one media change uevent per period, on the grid.  A
- * change found earlier is held back and its uevent sent by the first check
- * of the next period, for which the work is queued even if the disk is not
+ * and so on.  Only a disk that sends uevents can start that loop, so the
+ * others are never damped: an empty floppy drive reports a change at every
+ * open.  A disk is flapping when DISK_EVENTS_FLAP_CHECKS of its checks in
+ * a row found a media change, or when checks found one in as many slots in
+ * a row of its flapping grid: its interval, or DISK_EVENTS_DAMP_MIN_MS if
+ * longer (or unpolled), times 2^L at damping level L.  Slots count as well
+ * as checks because udev's opens take each change as soon as it is told:
+ * the polls between them, and the opens that find nothing, break any
+ * streak of checks.  The damping level then rises by one, up to
+ * DISK_EVENTS_DAMP_MAX, and again at each further such run.  A damped
+ * disk's period is that of its grid: it is polled at that period, and
+ * sends at most one media change uevent per period, on the grid.  A change
+ * found earlier is held back and its uevent sent by the first check of the
+ * next period, for which the work is queued even if the disk is not
  * polled.  Eject requests are never held.  A change still becomes pending
  * at once, so an opener's disk_check_media_change() stays exact: a stale
  * page cache is worse than noise.  A check that finds no change a whole
@@ -502,7 +504,8 @@ static void disk_events_check(struct disk_events *ev, unsigned int clear)
 	ev->pending |= fresh;
 	disk_events_count_check(&ev->stats, start, took, found);
 	damp_was = ev->damp;
-	disk_events_note_change(ev, found & DISK_EVENT_MEDIA_CHANGE);
+	if (disk->event_flags & DISK_EVENT_FLAG_UEVENT)
+		disk_events_note_change(ev, found & DISK_EVENT_MEDIA_CHANGE);
 	damp = ev->damp;
 	period_ms = disk_events_period_msecs(ev, disk_events_poll_msecs(ev,
 									NULL));
