@@ -225,11 +225,13 @@ def run_scenarios(tree, names, results):
             continue
         held = [HeldResults(results) for _ in batch]
         with concurrent.futures.ThreadPoolExecutor(len(batch)) as pool:
-            for future in [pool.submit(run_scenario, tree, name, r)
-                           for name, r in zip(batch, held)]:
-                future.result()
+            futures = [pool.submit(run_scenario, tree, name, r)
+                       for name, r in zip(batch, held)]
+        # All have ended: hand over every result before any error.
         for r in held:
             r.release()
+        for future in futures:
+            future.result()
 
 
 def main():
