@@ -1610,6 +1610,36 @@ static void do_exclusive_write_open(struct fake_disk *fd)
 		close_disk(f);
 }
 
+/* How often the others are polled beside a slow drive (ms). */
+#define BESIDE_SLOW_POLL_MS	100
+
+/*
+ * A drive whose every check takes SLOW_MS, polled like the others,
+ * leaves them on their interval: each is checked at least half as often
+ * as its interval allows while the slow one is in its checks.
+ */
+static void slow_polled_drive_leaves_the_others_polled(struct kunit *test)
+{
+	struct fake_disk *slow = fake_cdrom(test), *others[3];
+	int i, before[ARRAY_SIZE(others)];
+
+	for (i = 0; i < ARRAY_SIZE(others); i++)
+		others[i] = fake_cdrom(test);
+	set_poll_msecs(slow, "100");
+	WRITE_ONCE(slow->slow_ms, SLOW_MS);
+	for (i = 0; i < ARRAY_SIZE(others); i++)
+		set_poll_msecs(others[i], "100");
+	/* The slow drive's flushed check, then its polls, take SLOW_MS each. */
+	msleep(BESIDE_SLOW_POLL_MS);
+	for (i = 0; i < ARRAY_SIZE(others); i++)
+		before[i] = fake_calls(others[i]);
+	msleep(SLOW_MS);
+	for (i = 0; i < ARRAY_SIZE(others); i++)
+		KUNIT_EXPECT_GE(test, fake_calls(others[i]) - before[i],
+				SLOW_MS / BESIDE_SLOW_POLL_MS / 2);
+	WRITE_ONCE(slow->slow_ms, 0);
+}
+
 static void slow_check_delays_blockers_without_deadlock(struct kunit *test)
 {
 	struct fake_disk *fd = fake_cdrom(test);
@@ -1968,6 +1998,7 @@ static struct kunit_case disk_events_cases[] = {
 	KUNIT_CASE(flush_during_open_check_is_not_lost),
 	KUNIT_CASE(checks_never_overlap_under_opens_and_flushes),
 	KUNIT_CASE(slow_drive_delays_no_other),
+	KUNIT_CASE_SLOW(slow_polled_drive_leaves_the_others_polled),
 	KUNIT_CASE(no_check_after_removal),
 	KUNIT_CASE(removal_waits_for_check_in_flight),
 	KUNIT_CASE(disk_without_check_events_has_no_events),
@@ -2005,10 +2036,10 @@ static struct kunit_suite disk_events_suite = {
  * grid_slack_ms - how far a periodic check may run from its grid point
  * @interval_ms: the poll interval
  *
- * A periodic check is a timer armed up to one interval ahead.  The
- * timer wheel fires a timer late by up to the granularity of the level
- * its delay falls in: 1 jiffy below 63 jiffies, 8 times more from each
- * level to the next, whose delays start 8 times further out
+ * A periodic check is queued by a timer armed up to one interval ahead.
+ * The timer wheel fires a timer late by up to the granularity of the
+ * level its delay falls in: 1 jiffy below 63 jiffies, 8 times more
+ * from each level to the next, whose delays start 8 times further out
  * (LVL_START() and calc_index() in kernel/time/timer.c).  One more
  * jiffy, as each check reads jiffies, and the worker's latency.  At
  * HZ=250 a 1000 ms interval gives 36 + 50 ms; at HZ=1000, 65 + 50 ms.
@@ -2068,6 +2099,35 @@ static void equal_intervals_share_a_tick(struct kunit *test)
 	KUNIT_EXPECT_LE_MSG(test, jiffies_to_msecs(abs_diff(ta, tb)), slack,
 			    "periodic checks %u ms apart, HZ=%d",
 			    jiffies_to_msecs(abs_diff(ta, tb)), HZ);
+}
+
+/* Drives whose checks are all parked at once, more than run together. */
+#define MANY_DRIVES	16
+
+/*
+ * The checks of many drives run side by side, but not all at once: a
+ * few workers serve any number of drives (see "One tick" in the core).
+ */
+static void checks_of_many_drives_run_side_by_side_but_bounded(struct kunit *test)
+{
+	struct fake_disk *fds[MANY_DRIVES];
+	int i, entered = 0;
+
+	for (i = 0; i < MANY_DRIVES; i++) {
+		fds[i] = fake_cdrom(test);
+		hold_checks(fds[i]);
+	}
+	for (i = 0; i < MANY_DRIVES; i++)
+		disk_flush_events(fds[i]->disk, 0);
+	KUNIT_EXPECT_TRUE(test, check_entered(fds[0]));
+	msleep(QUIET_MS);
+	for (i = 0; i < MANY_DRIVES; i++)
+		entered += completion_done(&fds[i]->entered);
+	for (i = 0; i < MANY_DRIVES; i++)
+		release_checks(fds[i]);
+	KUNIT_EXPECT_GE_MSG(test, entered, 2, "checks run one at a time");
+	KUNIT_EXPECT_LT_MSG(test, entered, MANY_DRIVES,
+			    "a worker for every one of %d drives", MANY_DRIVES);
 }
 
 /* A flush a third of an interval after a periodic check moves no other. */
@@ -2852,6 +2912,7 @@ static struct kunit_case disk_events_beyond_mainline_cases[] = {
 	KUNIT_CASE(checks_stay_serial_with_clears_outside_open),
 	KUNIT_CASE(equal_intervals_share_a_tick),
 	KUNIT_CASE(check_after_flush_rejoins_the_grid),
+	KUNIT_CASE(checks_of_many_drives_run_side_by_side_but_bounded),
 	KUNIT_CASE(commensurate_intervals_meet_on_the_longer_tick),
 	KUNIT_CASE(check_tracepoint_fires_per_check),
 	KUNIT_CASE(check_tracepoint_reports_found_events),

@@ -40,15 +40,25 @@
  *
  * Aligned polling: a periodic check is due at the next multiple of the
  * disk's interval on the jiffies clock, not one interval after the last
- * check.  Disks with equal intervals are thus checked in the same timer
- * tick, and those whose intervals are multiples of each other meet on
- * the longer interval's ticks: the timers of N drives fire in one tick
- * per interval, not in N.  Immediate checks (when the disk is added or
+ * check.  Disks with equal intervals are thus due in the same jiffy, and
+ * those whose intervals are multiples of each other meet on the longer
+ * interval's ticks.  Immediate checks (when the disk is added or
  * flushed, or its interval changes) still run at once; the periodic
- * check after them, and after an unblock, is back on the grid.  Each
- * disk keeps its own work item, so the checks of one tick run side by
- * side on the workqueue's workers and a drive that takes seconds to
- * answer delays no other.
+ * check after them, and after an unblock, is back on the grid.
+ *
+ * One tick: disks have no timers of their own.  A disk whose next check
+ * is due records when (ev->due); one delayed work, the tick, is armed
+ * for the earliest due time of all disks, and when it runs it queues the
+ * work of every disk that is due.  The checks of N drives thus cost one
+ * timer and one wake-up per interval, not N: per-disk timers, queued on
+ * whichever CPU last ran the disk's work and rounded by the timer wheel
+ * each its own way, woke the CPUs several times per interval once a few
+ * dozen drives were polled.  The disks' work runs on disk_events_wq, an
+ * unbound workqueue with at most DISK_EVENTS_MAX_ACTIVE items in flight:
+ * a check sleeps on its drive, and on a per-CPU workqueue every sleeping
+ * check made the pool start another worker, about one kworker per drive.
+ * DISK_EVENTS_MAX_ACTIVE checks still run side by side, so a drive that
+ * takes seconds to answer holds one of them and delays no other.
  *
  * Flapping drives: a drive that reports a media change at check after
  * check (a faulty reader, a loose medium) would flood user space, for each
@@ -76,27 +86,29 @@
  *
  * Locking:
  *   disk_events_mutex   the list of all live disk_events (for default
- *                       changes); taken in process context only.
+ *                       changes and the tick); taken in process context
+ *                       only.
  *   ev->check_mutex     serialises ->check_events() calls of one disk
  *                       and guards ev->removed.  Taken by the work and by
  *                       disk_check_media_change(); held across the
  *                       driver call, so nothing else may wait for the
  *                       work while holding it.
  *   ev->lock            (irq-safe spinlock) guards block, pending,
- *                       clearing, poll_msecs, the flapping state and
- *                       stats, and the decision to queue the work.
+ *                       clearing, poll_msecs, due, the flapping state
+ *                       and stats, and the decision to queue the work.
  *                       disk_unblock_events() may be called from any
  *                       context.
+ *   disk_events_tick_lock (irq-safe spinlock, nests inside ev->lock)
+ *                       guards the time the tick is armed for.
  *   q->debugfs_mutex    the disk's debugfs file, as for the queue's own.
  *
  * Observability: tracepoints disk_events:* (include/trace/events/
  * disk_events.h) for every check, uevent, block and unblock, and per-disk
  * counters in debugfs, block/<disk>/disk_events.
  *
- * The work runs on system_freezable_power_efficient_wq: it does not run
- * while tasks are frozen for suspend.  That workqueue is per-CPU unless
- * workqueue.power_efficient (or CONFIG_WQ_POWER_EFFICIENT_DEFAULT) makes
- * it unbound, in which case a poll need not wake an idle CPU.
+ * disk_events_wq is freezable: no check runs while tasks are frozen for
+ * suspend.  Being unbound, it lets the scheduler run a check on a CPU
+ * that is awake.
  */
 #include <linux/blkdev.h>
 #include <linux/debugfs.h>
@@ -120,6 +132,13 @@
 #define DISK_EVENTS_FLAP_CHECKS		4	/* changes in a row: flapping */
 #define DISK_EVENTS_DAMP_MAX		3	/* the period at most x8 */
 #define DISK_EVENTS_DAMP_MIN_MS		1000UL	/* least interval to double */
+
+/*
+ * Checks in flight at once, on all disks (see "One tick").  Enough that
+ * slow drives leave room for the others; few enough that polling 256
+ * drives adds a handful of workers, not 256.
+ */
+#define DISK_EVENTS_MAX_ACTIVE		8
 
 /* What debugfs shows of a disk's checks; guarded by disk_events.lock. */
 struct disk_events_stats {
@@ -156,7 +175,10 @@ struct disk_events {
 	unsigned long		next_uevent;	/* jiffies: held ones may go */
 	struct disk_events_stats stats;
 
-	struct delayed_work	dwork;
+	bool			due_set;	/* a periodic check is due ... */
+	unsigned long		due;		/* ... at this jiffy */
+
+	struct work_struct	work;		/* runs one check */
 	struct dentry		*debugfs;	/* q->debugfs_mutex */
 };
 
@@ -172,6 +194,14 @@ static const struct {
 
 static DEFINE_MUTEX(disk_events_mutex);
 static LIST_HEAD(disk_events_list);
+
+static struct workqueue_struct *disk_events_wq;
+
+static void disk_events_tick_fn(struct work_struct *work);
+static DECLARE_DELAYED_WORK(disk_events_tick, disk_events_tick_fn);
+static DEFINE_SPINLOCK(disk_events_tick_lock);
+static bool disk_events_tick_armed;		/* tick_lock: for ... */
+static unsigned long disk_events_tick_due;	/* ... this jiffy */
 
 /*
  * block.events_dfl_poll_msecs.  Built in as 0 (no polling until user space
@@ -261,9 +291,30 @@ static unsigned long disk_events_delay_to_grid(unsigned long interval)
 }
 
 /*
- * Queue the next check: at once if @now, else at the next grid point of
- * the disk's period if it is polled, or when held uevents may go.  Never
- * while blocked.  Called with @ev->lock held.
+ * Arm the tick for @due, unless it is armed for that jiffy or earlier:
+ * a tick that comes early finds nothing due and arms itself again.
+ */
+static void disk_events_arm_tick(unsigned long due)
+{
+	unsigned long flags;
+	long delay;
+
+	spin_lock_irqsave(&disk_events_tick_lock, flags);
+	if (!disk_events_tick_armed ||
+	    time_before(due, disk_events_tick_due)) {
+		disk_events_tick_armed = true;
+		disk_events_tick_due = due;
+		delay = max(0L, (long)(due - jiffies));
+		mod_delayed_work(disk_events_wq, &disk_events_tick, delay);
+	}
+	spin_unlock_irqrestore(&disk_events_tick_lock, flags);
+}
+
+/*
+ * Queue the next check: at once if @now, else record it as due at the
+ * next grid point of the disk's period if it is polled, or when held
+ * uevents may go, for the tick to queue.  Never while blocked.  Called
+ * with @ev->lock held.
  */
 static void disk_events_schedule(struct disk_events *ev, bool now)
 {
@@ -271,11 +322,11 @@ static void disk_events_schedule(struct disk_events *ev, bool now)
 	long left;
 
 	lockdep_assert_held(&ev->lock);
+	ev->due_set = false;
 	if (ev->block)
 		return;
 	if (now) {
-		mod_delayed_work(system_freezable_power_efficient_wq,
-				 &ev->dwork, 0);
+		queue_work(disk_events_wq, &ev->work);
 		return;
 	}
 	msecs = disk_events_poll_msecs(ev, NULL);
@@ -288,9 +339,58 @@ static void disk_events_schedule(struct disk_events *ev, bool now)
 		if (!delay || left < delay)
 			delay = left;
 	}
-	if (delay)
-		queue_delayed_work(system_freezable_power_efficient_wq,
-				   &ev->dwork, delay);
+	if (!delay)
+		return;
+	ev->due_set = true;
+	ev->due = jiffies + delay;
+	disk_events_arm_tick(ev->due);
+}
+
+/*
+ * Queue @ev's check if it is due by @now, else bring *@next forward to
+ * its due time.  Return: whether it is due later.
+ */
+static bool disk_events_queue_if_due(struct disk_events *ev,
+				     unsigned long now, unsigned long *next)
+{
+	bool later = false;
+
+	spin_lock_irq(&ev->lock);
+	if (ev->due_set && !ev->block) {
+		later = time_after(ev->due, now);
+		if (!later) {
+			ev->due_set = false;
+			queue_work(disk_events_wq, &ev->work);
+		} else if (time_before(ev->due, *next)) {
+			*next = ev->due;
+		}
+	}
+	spin_unlock_irq(&ev->lock);
+	return later;
+}
+
+/*
+ * The tick: queue the check of every disk that is due, then arm again
+ * for the earliest of the others.  Disarmed first, so a disk that
+ * becomes due meanwhile arms it itself.
+ */
+static void disk_events_tick_fn(struct work_struct *work)
+{
+	unsigned long now = jiffies, next = now + MAX_JIFFY_OFFSET;
+	struct disk_events *ev;
+	bool later = false;
+
+	spin_lock_irq(&disk_events_tick_lock);
+	disk_events_tick_armed = false;
+	spin_unlock_irq(&disk_events_tick_lock);
+
+	mutex_lock(&disk_events_mutex);
+	list_for_each_entry(ev, &disk_events_list, node)
+		later |= disk_events_queue_if_due(ev, now, &next);
+	mutex_unlock(&disk_events_mutex);
+
+	if (later)
+		disk_events_arm_tick(next);
 }
 
 /*
@@ -521,8 +621,7 @@ static void disk_events_check(struct disk_events *ev, unsigned int clear)
 /* The periodic and flushed check: check, then queue the next one. */
 static void disk_events_workfn(struct work_struct *work)
 {
-	struct disk_events *ev = container_of(to_delayed_work(work),
-					      struct disk_events, dwork);
+	struct disk_events *ev = container_of(work, struct disk_events, work);
 
 	disk_events_check(ev, 0);
 
@@ -555,15 +654,17 @@ void disk_block_events(struct gendisk *disk)
 	depth = ++ev->block;
 	if (depth == 1)
 		ev->stats.blocked_since = ktime_get();
+	ev->due_set = false;
 	spin_unlock_irqrestore(&ev->lock, flags);
 	trace_disk_events_block(disk, depth);
 
 	/*
 	 * Every blocker waits, not just the first, so none returns while a
-	 * check that started before the first block is still running.  The
-	 * work cannot queue itself again: it looks at the depth first.
+	 * check that started before the first block is still running.
+	 * Neither the work nor the tick queues it again: both look at the
+	 * depth first.
 	 */
-	cancel_delayed_work_sync(&ev->dwork);
+	cancel_work_sync(&ev->work);
 }
 
 /* Drop one block; the last one checks at once if @check_now. */
@@ -828,6 +929,18 @@ static const struct kernel_param_ops disk_events_dfl_poll_msecs_ops = {
 module_param_cb(events_dfl_poll_msecs, &disk_events_dfl_poll_msecs_ops,
 		&disk_events_dfl_poll_msecs, 0644);
 
+/* Before any driver adds a disk: drivers register at device_initcall. */
+static int __init disk_events_init(void)
+{
+	disk_events_wq = alloc_workqueue("disk_events",
+					 WQ_UNBOUND | WQ_FREEZABLE,
+					 DISK_EVENTS_MAX_ACTIVE);
+	if (!disk_events_wq)
+		panic("Failed to create disk_events workqueue\n");
+	return 0;
+}
+subsys_initcall(disk_events_init);
+
 /*
  * debugfs, block/<disk>/disk_events: what the core did for the disk, one
  * "name: value" line each.  Times are in CLOCK_MONOTONIC milliseconds;
@@ -938,7 +1051,7 @@ int disk_alloc_events(struct gendisk *disk)
 	ev->block = 1;			/* until disk_add_events() */
 	ev->stats.blocked_since = ktime_get();
 	ev->poll_msecs = -1;
-	INIT_DELAYED_WORK(&ev->dwork, disk_events_workfn);
+	INIT_WORK(&ev->work, disk_events_workfn);
 
 	disk->ev = ev;
 	return 0;

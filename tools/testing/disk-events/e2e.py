@@ -63,6 +63,8 @@ SCENARIOS = {
     # default interval, alone and overridden on the command line.
     "dflpoll": ("dflpoll", "standard", "", 300, 4 + 1),
     "dflpoll-param": ("dflpoll", "standard", "block.events_dfl_poll_msecs=500", 300, 4 + 1),
+    # Polling at scale (issue 16): 128 CD drives polled every 2000 ms.
+    "scale": ("scale", "bench128", "scsi_mod.scan=manual nd=128", 900, 5 + 1),
     # Restarts with polling active (issue 13): 30 by reboot, 30 by kexec.
     "reboots": ("restarts", "shutdown", "scsi_mod.scan=manual retain_initrd "
                 "drestart=reboot drestarts=30", 2400, 30 + 1),

@@ -53,8 +53,8 @@ KINDS = {
 
 # Every suite the test kernels run, with its number of cases.
 SUITES = {
-    "disk_events": 113,
-    "disk_events_beyond_mainline": 52,
+    "disk_events": 114,
+    "disk_events_beyond_mainline": 53,
     "list-kunit-test": 39,
     "hlist": 18,
     "klist": 8,

@@ -298,27 +298,25 @@ trace_events()
 	echo 1 > $TRACING/tracing_on
 }
 
-# trace_start: record timer expiries, the workqueue's disk events work
-# and wake-ups of halpoll, from now on.
+# trace_start: record timer expiries and the workqueue's disk events
+# work, from now on.
 trace_start()
 {
 	echo 0 > $TRACING/tracing_on
 	echo 4096 > $TRACING/buffer_size_kb
-	echo 'comm == "halpoll"' > $TRACING/events/sched/sched_wakeup/filter
 	trace_events timer:timer_expire_entry workqueue:workqueue_queue_work \
 		workqueue:workqueue_execute_start workqueue:workqueue_execute_end \
-		sched:sched_wakeup sched:sched_switch
+		sched:sched_switch
 	TRACE_T0=$(now_ms)
 }
 
 # trace_figures: stop tracing and print, from the trace, "wakeups N"
 # (distinct timer wheel buckets from which a timer queued disk events
-# work, and jiffies at which halpoll was woken), "checks N" (disk events
-# work items run), "work_ns N" (their total time, start to end, waits
-# for the drive included) and "cpu_ns N" (the part of it their workers
-# spent on a CPU, from the scheduler's switches), and "window_ms N"
-# (how long it traced).  The same method works on any kernel: it needs
-# no tracepoint of ours.
+# work: a disk's check, or our core's tick that queues them), "checks N"
+# (disk events work items run), "work_ns N" (their total time, start to
+# end, waits for the drive included) and "cpu_ns N" (the part of it
+# their workers spent on a CPU, from the scheduler's switches), and
+# "window_ms N" (how long it traced).
 trace_figures()
 {
 	echo 0 > $TRACING/tracing_on
@@ -340,7 +338,7 @@ trace_figures()
 		expiry[cpu] = substr($0, RSTART + 8, RLENGTH - 8)
 		next
 	}
-	/workqueue_queue_work:/ && /function=disk_events_workfn/ {
+	/workqueue_queue_work:/ && /function=disk_events_(workfn|tick_fn)/ {
 		if (expiry[cpu] != "")
 			wake[expiry[cpu]] = 1
 	}
@@ -370,9 +368,6 @@ trace_figures()
 		if (next_task in begun)
 			oncpu[next_task] = ts
 	}
-	/sched_wakeup:/ && /comm=halpoll/ {
-		wake["w" int(ts * 250)] = 1
-	}
 	{ expiry[cpu] = "" }
 	END {
 		n = 0
@@ -380,6 +375,24 @@ trace_figures()
 			n++
 		printf "wakeups %d\nchecks %d\nwork_ns %.0f\ncpu_ns %.0f\n", n, checks, ns, cpu_ns
 	}' $TRACING/trace
+}
+
+# kworkers: how many kworker threads exist.
+kworkers()
+{
+	local n=0 f c
+	for f in /proc/[0-9]*/comm; do
+		read -r c < "$f" 2>/dev/null || continue
+		case $c in kworker*) n=$((n + 1)) ;; esac
+	done
+	echo $n
+}
+
+# drive_ids N: the QEMU ids of drive set benchN's drives, cd0 to cdN-1.
+drive_ids()
+{
+	local i=0
+	while [ $i -lt "$1" ]; do echo "cd$i"; i=$((i + 1)); done
 }
 
 # scan_virtio_scsi N: booted with scsi_mod.scan=manual, add virtio-scsi

@@ -1,19 +1,29 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# make bench, the guest's side: nd= CD drives, each with a disc, polled
-# every 2000 ms either by the kernel (mode=kernel, boot with
-# block.events_dfl_poll_msecs=2000) or by halpoll, user-space polling as
-# hal did it (mode=poller, kernel polling off).  First an idle window of
-# window= seconds, traced; then 20 media changes on cd0, whose latency
-# the host measures from its QMP command to the event line on this
-# console.  Figures are printed as "bench: KEY VALUE" lines.
+# make bench, the guest's side: nd= CD drives (0 for the baseline),
+# each with a disc, polled every 2000 ms either by the kernel
+# (mode=kernel, boot with block.events_dfl_poll_msecs=2000) or by
+# halpoll, user-space polling as hal did it (mode=poller, kernel polling
+# off).  Counts an idle window of window= seconds with the same counters
+# for every kernel and mode; then changes cd0's medium changes= times,
+# whose latency the host measures from its QMP command to the event line
+# on this console.  Figures are "bench: KEY VALUE" lines.
+#
+# The changes come at phases spread evenly over the 2000 ms interval:
+# change i, one interval and (i + 1/2) / changes of one after the last
+# was seen, so a few changes sample the latency's whole range, as many
+# random phases would.  Never in consecutive intervals: a drive whose
+# changes are found in 4 slots of its grid in a row is flapping, and our
+# core slows its uevents down.
 
-window=${window:-20}
+window=${window:-15}
+changes=${changes:-6}
+CPUS=$(grep -c ^processor /proc/cpuinfo)
 
 # bench KEY VALUE: one figure for the host.
 bench() { echo "bench: $1 $2"; }
 
-# wait_drives N: wait up to 60 s until N sr disks exist.
+# wait_drives N: wait up to 60 s until N sr disks exist; print how many.
 wait_drives()
 {
 	local i=0
@@ -21,45 +31,137 @@ wait_drives()
 		sleep 0.1
 		i=$((i + 1))
 	done
-	ls -d /sys/block/sr* | wc -l
+	ls -d /sys/block/sr* 2>/dev/null | wc -l
 }
 
-# stat_of KEY: KEY's value in halpoll's statistics.
-stat_of()
+# interrupts [LOC]: interrupts of any kind taken so far, on all CPUs, or
+# only the local timer's with LOC.
+interrupts()
 {
-	awk -v k="$1" '{ for (i = 1; i < NF; i += 2) if ($i == k) print $(i + 1) }' \
-		/tmp/halpoll.stats
+	awk -v cpus="$CPUS" -v only="${1:-}" '
+	NR > 1 && (only == "" || $1 == only ":") {
+		for (i = 2; i <= cpus + 1 && $i ~ /^[0-9]+$/; i++)
+			n += $i
+	}
+	END { print n + 0 }' /proc/interrupts
+}
+
+# interrupt_rows: "NAME:N,..." for every row of /proc/interrupts, summed
+# over the CPUs.
+interrupt_rows()
+{
+	awk -v cpus="$CPUS" 'NR > 1 {
+		sub(/:$/, "", $1)
+		n = 0
+		for (i = 2; i <= cpus + 1 && $i ~ /^[0-9]+$/; i++)
+			n += $i
+		printf "%s%s%d", NR > 2 ? "," : "", $1, n
+	}' /proc/interrupts
+}
+
+# row_deltas BEFORE AFTER: AFTER's rows minus BEFORE's, the non-zero ones.
+row_deltas()
+{
+	echo "$1 $2" | awk '{
+		n = split($1, a, ","); split($2, b, ",")
+		for (i = 1; i <= n; i++) {
+			split(a[i], x, ":"); split(b[i], y, ":")
+			if (y[2] - x[2])
+				printf "%s%s%d", out++ ? "," : "", x[1], y[2] - x[2]
+		}
+	}'
+}
+
+# idle_figures: from the trace between the markers bench-start and
+# bench-end, "window_ns N" (between them), "idle_ns N" (all CPUs' time
+# in idle), "wakeups N" (idle exits), "timer_wakeups N" (those whose
+# idle period took a local timer interrupt) and "idle_timers F:N,..."
+# (the functions of the timers that expired in idle periods).
+idle_figures()
+{
+	awk -v cpus="$CPUS" '
+	{
+		for (i = 1; i <= NF; i++) {
+			if ($i ~ /^\[[0-9]+\]$/)
+				cpu = $i
+			if ($i ~ /^[0-9]+\.[0-9]+:$/)
+				ts = substr($i, 1, length($i) - 1) + 0
+		}
+	}
+	/tracing_mark_write: bench-start/ { t0 = ts; on = 1; next }
+	/tracing_mark_write: bench-end/ { t1 = ts; on = 0; done = 1; next }
+	done { next }
+	/cpu_idle: state=4294967295/ {
+		if (on) {
+			from = (cpu in since) ? since[cpu] : t0
+			idle += ts - (from > t0 ? from : t0)
+			exits++
+			timer_exits += (cpu in timer)
+		}
+		delete since[cpu]
+		delete timer[cpu]
+		next
+	}
+	/cpu_idle: state=/ { since[cpu] = ts; next }
+	/local_timer_entry/ && (cpu in since) { timer[cpu] = 1 }
+	# What the timers that ran in idle periods were, for the raw log.
+	/(hrtimer|timer)_expire_entry:/ && on && (cpu in since) {
+		match($0, /function=[^ ]+/)
+		fired[substr($0, RSTART + 9, RLENGTH - 9)]++
+	}
+	END {
+		for (f in fired)
+			list = list (list == "" ? "" : ",") f ":" fired[f]
+		for (c in since)
+			idle += t1 - (since[c] > t0 ? since[c] : t0)
+		printf "window_ns %.0f\nidle_ns %.0f\n", (t1 - t0) * 1e9, idle * 1e9
+		printf "wakeups %d\ntimer_wakeups %d\n", exits, timer_exits
+		printf "idle_timers %s\n", list == "" ? "none" : list
+	}' $TRACING/trace
 }
 
 bench drives "$(wait_drives "$nd")"
 bench mode "$mode"
-for d in /sys/block/sr*; do ack "${d##*/}"; done
-if [ "$mode" = poller ]; then
+bench cpus "$CPUS"
+for d in /sys/block/sr*; do [ -e "$d" ] && ack "${d##*/}"; done
+if [ "$mode" = poller ] && [ "$nd" -gt 0 ]; then
 	halpoll 2000 /dev/sr* | tee -a $EVENTS_LOG &
 else
 	watch_events show
 fi
-sleep 6
+sleep 3
 
-trace_start
-[ "$mode" = poller ] && p0=$(stat_of checks) && n0=$(stat_of check_ns) &&
-	c0=$(stat_of cpu_ns)
+# The window: the counters are read right around it, and the trace's
+# markers frame it for the idle figures.
+echo 4096 > $TRACING/buffer_size_kb
+trace_events power:cpu_idle irq_vectors:local_timer_entry \
+	timer:timer_expire_entry timer:hrtimer_expire_entry
+k0=$(kworkers)
 host scsi-mark >/dev/null
+echo bench-start > $TRACING/trace_marker
+i0=$(interrupts) l0=$(interrupts LOC) r0=$(interrupt_rows)
 sleep "$window"
-bench commands "$(host scsi-count all)"
-bench gesn "$(host scsi-count all 74)"
-trace_figures | sed 's/^/bench: /'
-if [ "$mode" = poller ]; then
-	bench poller_checks $(($(stat_of checks) - p0))
-	bench poller_ns $(($(stat_of check_ns) - n0))
-	bench poller_cpu_ns $(($(stat_of cpu_ns) - c0))
-fi
-bench window_s "$window"
+i1=$(interrupts) l1=$(interrupts LOC) r1=$(interrupt_rows)
+echo bench-end > $TRACING/trace_marker
+echo 0 > $TRACING/tracing_on
+k1=$(kworkers)
+bench interrupts $((i1 - i0))
+bench local_timer $((l1 - l0))
+bench interrupt_rows "$(row_deltas "$r0" "$r1")"
+bench kworkers $((k0 > k1 ? k0 : k1))
+idle_figures | sed 's/^/bench: /'
+[ "$nd" -gt 0 ] || return 0
+
+# GESN per drive, device side: "MS N0 N1 ..."
+ids=$(drive_ids "$nd")
+bench gesn_per_drive "$(host scsi-counts $GESN $ids | tr ' ' ,)"
 
 d=$(devof cd0)
 bench cd0_dev "$d"
-for i in $(seq 1 20); do
-	usleep $((RANDOM % 2000 * 1000))
+i=0
+while [ $i -lt "$changes" ]; do
+	usleep $((2000000 + (i * 2 + 1) * 1000000 / changes))
+	i=$((i + 1))
 	base=$(count_events "$d" media_change)
 	host change cd0 "lat-$i" >/dev/null
 	wait_events "$d" media_change $((base + 1)) 10 >/dev/null

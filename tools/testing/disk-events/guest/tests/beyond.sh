@@ -12,8 +12,9 @@ sleep 3
 
 # sr (3 drives) and removable sd poll at the default: 4 drives, about
 # 10 s, as many grid ticks as whole seconds in the traced window, give
-# or take one at each end.  On the grid each tick's four timers expire
-# from one timer wheel bucket: one wake-up serves four checks.
+# or take one at each end.  On the grid one timer per tick (our core's
+# tick, which queues the four checks) expires: one wake-up serves four
+# checks.
 trace_start
 sleep 10
 trace_figures > /tmp/figures

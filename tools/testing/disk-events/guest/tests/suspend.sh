@@ -34,7 +34,7 @@ frozen_figures()
 			stop[windows] = stamp()
 		next
 	}
-	/workqueue_execute_start:/ && /disk_events_workfn/ {
+	/workqueue_execute_start:/ && /disk_events_(workfn|tick_fn)/ {
 		t = stamp()
 		for (i = 1; i <= windows; i++)
 			if (t > start[i] && t < stop[i])
