@@ -9,8 +9,8 @@
 #   make soak [DURATION=s] the stress scenarios (hot-plug storm, swaps
 #                         under load, suspend) over and over, default
 #                         600 s; BASE=stock for the base
-#   make bench            polling costs: our core, the base, user space
-#                         (bench/results.md, bench/wakeups.png)
+#   make bench            polling costs: our core and the base, 1-256 drives
+#                         (bench/results.md, bench/wakeups.png, workers.png)
 #   make series           our change as a patch series, in build/series
 #   make series-check     apply it to the pristine base, build and
 #                         checkpatch every patch (part of make check)

@@ -3,7 +3,9 @@
 #
 # bench.sh: "make bench".  Build the lean kernels of our core and of the
 # pristine base, then measure polling costs side by side (bench.py):
-# results in bench/results.md and bench/wakeups.png at the top.
+# results in bench/results.md, plots in bench/*.png at the top.  "make
+# series" quotes them in the cover letter, if their method is this
+# tree's.
 
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"

@@ -4,12 +4,16 @@
 
 COVER is the 0000-cover-letter.patch to rewrite; TEXT holds a
 "Subject:" line and the blurb; RESULTS, if it exists, is make bench's
-Markdown, whose method line and table are quoted after the blurb.
+Markdown, whose method line, table and verdicts are quoted after the
+blurb, unless they were measured by another method than this tree's
+(bench.py's method_id()).
 """
 
 import os
 import sys
 import textwrap
+
+import bench
 
 
 def bench_table(path):
@@ -18,6 +22,8 @@ def bench_table(path):
     with open(path) as f:
         lines = f.read().splitlines()
     method = next((l for l in lines if l.startswith("Written by")), "")
+    if "method %s;" % bench.method_id() not in method:
+        return "(bench results of another method: run make bench)\n"
     keep = [l for l in lines if l.startswith("|") or l.startswith("- ")]
     head = textwrap.fill("Measured by make bench (%s). %s" % (
         os.path.basename(path), method), 72)

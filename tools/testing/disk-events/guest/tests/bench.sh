@@ -55,7 +55,7 @@ interrupt_rows()
 		n = 0
 		for (i = 2; i <= cpus + 1 && $i ~ /^[0-9]+$/; i++)
 			n += $i
-		printf "%s%s%d", NR > 2 ? "," : "", $1, n
+		printf "%s%s:%d", (NR > 2 ? "," : ""), $1, n
 	}' /proc/interrupts
 }
 
@@ -67,7 +67,7 @@ row_deltas()
 		for (i = 1; i <= n; i++) {
 			split(a[i], x, ":"); split(b[i], y, ":")
 			if (y[2] - x[2])
-				printf "%s%s%d", out++ ? "," : "", x[1], y[2] - x[2]
+				printf "%s%s:%d", (out++ ? "," : ""), x[1], y[2] - x[2]
 		}
 	}'
 }
@@ -116,7 +116,7 @@ idle_figures()
 			idle += t1 - (since[c] > t0 ? since[c] : t0)
 		printf "window_ns %.0f\nidle_ns %.0f\n", (t1 - t0) * 1e9, idle * 1e9
 		printf "wakeups %d\ntimer_wakeups %d\n", exits, timer_exits
-		printf "idle_timers %s\n", list == "" ? "none" : list
+		printf "idle_timers %s\n", (list == "" ? "none" : list)
 	}' $TRACING/trace
 }
 
