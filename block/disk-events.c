@@ -49,11 +49,10 @@
  * One tick: disks have no timers of their own.  A disk whose next check
  * is due records when (ev->due); one delayed work, the tick, is armed
  * for the earliest due time of all disks, and when it runs it queues the
- * work of every disk that is due.  The checks of N drives thus cost one
- * timer and one wake-up per interval, not N: per-disk timers, queued on
- * whichever CPU last ran the disk's work and rounded by the timer wheel
- * each its own way, woke the CPUs several times per interval once a few
- * dozen drives were polled.  The disks' work runs on disk_events_wq, an
+ * work of every disk that is due.  However many drives are polled, the
+ * core's own timer thus expires once per grid point; what their checks
+ * cost beyond it (the drives' interrupts, the block layer's request
+ * timers) is the drivers'.  The disks' work runs on disk_events_wq, an
  * unbound workqueue with at most DISK_EVENTS_MAX_ACTIVE items in flight:
  * a check sleeps on its drive, and on a per-CPU workqueue every sleeping
  * check made the pool start another worker, about one kworker per drive.
@@ -136,7 +135,7 @@
 /*
  * Checks in flight at once, on all disks (see "One tick").  Enough that
  * slow drives leave room for the others; few enough that polling 256
- * drives adds a handful of workers, not 256.
+ * drives adds about a dozen workers, not one per drive.
  */
 #define DISK_EVENTS_MAX_ACTIVE		8
 

@@ -325,8 +325,9 @@ def main():
         "Targets, at every N (ours against the base of the same run):", "",
     ] + verdicts(cells, sizes) + [
         "- a drive whose check takes 2 s delays no other: not measured here "
-        "(no emulated drive answers that slowly); KUnit "
-        "slow_drive_leaves_the_others_on_the_grid covers it", "",
+        "(no emulated drive answers that slowly); the KUnit case "
+        "slow_polled_drive_leaves_the_others_polled checks it in make check",
+        "",
         "Runs that do not count: %s" % ("; ".join(problems) or "none"), ""])
     with open(os.path.join(outdir, "results.md"), "w") as f:
         f.write(text)
