@@ -75,7 +75,9 @@ row_deltas()
 # idle_figures: from the trace between the markers bench-start and
 # bench-end, "window_ns N" (between them), "idle_ns N" (all CPUs' time
 # in idle), "wakeups N" (idle exits), "timer_wakeups N" (those whose
-# idle period took a local timer interrupt) and "idle_timers F:N,..."
+# idle period took a local timer interrupt), "poll_timers N" (distinct
+# timer wheel buckets from which a timer queued disk events work: the
+# base's disks' own timers, our core's tick) and "idle_timers F:N,..."
 # (the functions of the timers that expired in idle periods).
 idle_figures()
 {
@@ -109,13 +111,28 @@ idle_figures()
 		match($0, /function=[^ ]+/)
 		fired[substr($0, RSTART + 9, RLENGTH - 9)]++
 	}
+	# A timer that queues polling work: keyed by the wheel bucket it
+	# expired from (baseclk), as timers of one bucket run one by one.
+	/timer_expire_entry:/ && /function=delayed_work_timer_fn/ {
+		match($0, /baseclk=[0-9]+/)
+		expiry[cpu] = substr($0, RSTART + 8, RLENGTH - 8)
+		next
+	}
+	/workqueue_queue_work:/ && /function=disk_events_(workfn|tick_fn)/ &&
+	    on && expiry[cpu] != "" {
+		polling[expiry[cpu]] = 1
+	}
+	{ expiry[cpu] = "" }
 	END {
 		for (f in fired)
 			list = list (list == "" ? "" : ",") f ":" fired[f]
 		for (c in since)
 			idle += t1 - (since[c] > t0 ? since[c] : t0)
 		printf "window_ns %.0f\nidle_ns %.0f\n", (t1 - t0) * 1e9, idle * 1e9
+		for (b in polling)
+			poll_timers++
 		printf "wakeups %d\ntimer_wakeups %d\n", exits, timer_exits
+		printf "poll_timers %d\n", poll_timers
 		printf "idle_timers %s\n", (list == "" ? "none" : list)
 	}' $TRACING/trace
 }
@@ -135,7 +152,8 @@ sleep 3
 # markers frame it for the idle figures.
 echo 4096 > $TRACING/buffer_size_kb
 trace_events power:cpu_idle irq_vectors:local_timer_entry \
-	timer:timer_expire_entry timer:hrtimer_expire_entry
+	timer:timer_expire_entry timer:hrtimer_expire_entry \
+	workqueue:workqueue_queue_work
 k0=$(kworkers)
 host scsi-mark >/dev/null
 echo bench-start > $TRACING/trace_marker
