@@ -61,6 +61,7 @@ check "scale: no drive polled more than $high times in $ms ms ($many more)" -- \
 	test $# -eq "$nd" -a $many -eq 0
 check "scale: polling $nd drives added $((k1 - k0)) kworkers (at most $MORE_WORKERS)" -- \
 	test $((k1 - k0)) -le $MORE_WORKERS
-check "$(beyond "scale: timers woke the machine $wakeups times to poll $nd drives in $ms ms (at most $((high + 1)))")" -- \
+woke="timers woke the machine $wakeups times to poll $nd drives in $ms ms"
+check "$(beyond "scale: $woke (at most $((high + 1)))")" -- \
 	test "$wakeups" -le $((high + 1))
 echo 0 > $DFL_POLL
