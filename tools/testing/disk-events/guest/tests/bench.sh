@@ -34,18 +34,6 @@ wait_drives()
 	ls -d /sys/block/sr* 2>/dev/null | wc -l
 }
 
-# interrupts [LOC]: interrupts of any kind taken so far, on all CPUs, or
-# only the local timer's with LOC.
-interrupts()
-{
-	awk -v cpus="$CPUS" -v only="${1:-}" '
-	NR > 1 && (only == "" || $1 == only ":") {
-		for (i = 2; i <= cpus + 1 && $i ~ /^[0-9]+$/; i++)
-			n += $i
-	}
-	END { print n + 0 }' /proc/interrupts
-}
-
 # interrupt_rows: "NAME:N,..." for every row of /proc/interrupts, summed
 # over the CPUs.
 interrupt_rows()
@@ -70,6 +58,14 @@ row_deltas()
 				printf "%s%s:%d", (out++ ? "," : ""), x[1], y[2] - x[2]
 		}
 	}'
+}
+
+# row_sum ROWS [NAME]: the sum of "NAME:N,..." ROWS, or NAME's alone.
+row_sum()
+{
+	printf '%s' "$1" | awk -v RS=, -F: -v only="${2:-}" '
+	only == "" || $1 == only { n += $2 }
+	END { print n + 0 }'
 }
 
 # idle_figures: from the trace between the markers bench-start and
@@ -157,15 +153,16 @@ trace_events power:cpu_idle irq_vectors:local_timer_entry \
 k0=$(kworkers)
 host scsi-mark >/dev/null
 echo bench-start > $TRACING/trace_marker
-i0=$(interrupts) l0=$(interrupts LOC) r0=$(interrupt_rows)
+r0=$(interrupt_rows)
 sleep "$window"
-i1=$(interrupts) l1=$(interrupts LOC) r1=$(interrupt_rows)
+r1=$(interrupt_rows)
 echo bench-end > $TRACING/trace_marker
 echo 0 > $TRACING/tracing_on
 k1=$(kworkers)
-bench interrupts $((i1 - i0))
-bench local_timer $((l1 - l0))
-bench interrupt_rows "$(row_deltas "$r0" "$r1")"
+rows=$(row_deltas "$r0" "$r1")
+bench interrupts "$(row_sum "$rows")"
+bench local_timer "$(row_sum "$rows" LOC)"
+bench interrupt_rows "$rows"
 bench kworkers $((k0 > k1 ? k0 : k1))
 idle_figures | sed 's/^/bench: /'
 [ "$nd" -gt 0 ] || return 0
