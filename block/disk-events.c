@@ -653,7 +653,6 @@ void disk_block_events(struct gendisk *disk)
 	depth = ++ev->block;
 	if (depth == 1)
 		ev->stats.blocked_since = ktime_get();
-	ev->due_set = false;
 	spin_unlock_irqrestore(&ev->lock, flags);
 	trace_disk_events_block(disk, depth);
 
