@@ -284,7 +284,8 @@ def stamp(subjects, minutes):
         "Latency: host clock, QMP command to the event line on the serial "
         "console, %d changes per run at phases spread evenly over the "
         "interval, each more than an interval after the last was seen (so "
-        "that none looks like a flapping drive), pooled over the runs." % (
+        "that none looks like a flapping drive; the first after an untimed "
+        "change), pooled over the runs." % (
             datetime.date.today().isoformat(), platform.node(), os.cpu_count(),
             qemu, machine.SMP, base, ours, method_id(),
             ", ".join(s[3] for s in subjects), minutes,

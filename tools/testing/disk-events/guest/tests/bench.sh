@@ -173,13 +173,25 @@ bench gesn_per_drive "$(host scsi-counts $GESN $ids | tr ' ' ,)"
 
 d=$(devof cd0)
 bench cd0_dev "$d"
+# change_seen MEDIUM: change cd0's medium to MEDIUM, wait until the
+# change is seen; the last seen is the moment the next phase counts from.
+change_seen()
+{
+	local base
+	base=$(count_events "$d" media_change)
+	host change cd0 "$1" >/dev/null
+	wait_events "$d" media_change $((base + 1)) 10 >/dev/null
+}
+# An untimed change first, so that the first timed one too comes at
+# its phase after a change seen, not after the window.
+change_seen sync
+tap $? "bench: untimed change on $d seen"
+[ "$mode" = kernel ] && ack "$d"
 i=0
 while [ $i -lt "$changes" ]; do
 	usleep $((2000000 + (i * 2 + 1) * 1000000 / changes))
 	i=$((i + 1))
-	base=$(count_events "$d" media_change)
-	host change cd0 "lat-$i" >/dev/null
-	wait_events "$d" media_change $((base + 1)) 10 >/dev/null
+	change_seen "lat-$i"
 	tap $? "bench: change $i on $d seen"
 	[ "$mode" = kernel ] && ack "$d"
 done
