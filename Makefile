@@ -5,6 +5,8 @@
 #                         media, press eject, show the uevents
 #   make check            every test on our core (debug kernel)
 #   make check BASE=stock the same tests on the pristine 6.12 base
+#   make check-distro     Debian 12 (systemd, udev, udisks2) on our kernel
+#                         with its drivers as modules; BASE=stock too
 #   make mutants          check deliberately broken cores: each must fail
 #   make soak [DURATION=s] the stress scenarios (hot-plug storm, swaps
 #                         under load, suspend) over and over, default
@@ -21,13 +23,16 @@ H := tools/testing/disk-events
 BASE ?= ours
 DURATION ?= 600
 
-.PHONY: run check soak mutants bench series series-check build clean
+.PHONY: run check check-distro soak mutants bench series series-check build clean
 
 run:
 	@$(H)/run.sh
 
 check:
 	@$(H)/check.sh $(BASE)
+
+check-distro:
+	@RUNNERS=e2e.py SCENARIOS=distro RESULTS_TAG=distro $(H)/check.sh $(BASE)
 
 soak:
 	@SOAK_SECONDS=$(DURATION) RUNNERS=e2e.py SCENARIOS=soak RESULTS_TAG=soak \

@@ -14,6 +14,9 @@ pkgs=(
 	qemu-system-x86		# the guest machine
 	busybox-static udev	# guest user space
 	kexec-tools		# the guest's kexec (not for the host's reboots)
+	mmdebstrap e2fsprogs	# the distro guest: Debian 12 on an ext4 disk,
+	kmod			# with the distro kernel's modules (depmod)
+	genisoimage		# ISO 9660 media
 	python3			# host driver, kunit.py
 	python3-ply python3-git	# checkpatch.pl runs scripts/spdxcheck.py on patches
 	"$@"

@@ -77,7 +77,10 @@ SCENARIOS = {
 SIDE_BY_SIDE = [("reboots", "kexecs")]
 # The scenarios that boot another kernel kind than "debug" (build.sh):
 # ours, built with a default poll interval of 2000 ms.
-KERNEL_KINDS = {"dflpoll": "preempt", "dflpoll-param": "preempt"}
+# distro: the kind with its drivers as modules, booting Debian's user
+# space from a root disk (distro-image.sh) instead of the initramfs.
+KERNEL_KINDS = {"dflpoll": "preempt", "dflpoll-param": "preempt",
+                "distro": "distro"}
 # The results the host adds to a scenario's own.
 HOST_RESULTS = 3
 # make soak: all three over and over for $SOAK_SECONDS; not in make check.
@@ -88,7 +91,14 @@ SCENARIOS_LONG = {
     "soak": ("soak", "standard", "block.events_dfl_poll_msecs=1000 dsoak=%d"
              % SOAK_SECONDS, SOAK_SECONDS + 1200, None),
 }
-EVERY_SCENARIO = {**SCENARIOS, **SCENARIOS_LONG}
+# make check-distro: Debian 12 on our distro kernel (issue 14): systemd,
+# udev, udisks2, drivers as modules; nothing sets an interval but udev's
+# rules.  Not yet in make check, whose time in CI it would push past 75
+# minutes.
+SCENARIOS_DISTRO = {
+    "distro": ("distro", "distro", "root=/dev/vda rw", 2400, 25 + 1),
+}
+EVERY_SCENARIO = {**SCENARIOS, **SCENARIOS_LONG, **SCENARIOS_DISTRO}
 # loglevel=5: warnings and worse reach the console (all splats do), the
 # drivers' notices do not, so they do not interleave with TAP lines.
 APPEND = "console=ttyS0 loglevel=5 panic=1"
@@ -185,9 +195,14 @@ def run_scenario(tree, name, results, spec=None):
     try:
         if kind != "debug":
             subprocess.run([os.path.join(HERE, "build.sh"), tree, kind], check=True)
+        boot = os.path.join(BUILD, "guest.cpio")
+        if kind == "distro":
+            boot = subprocess.run([os.path.join(HERE, "distro-image.sh"), tree],
+                                  check=True, stdout=subprocess.PIPE,
+                                  text=True).stdout.strip()
         status = vm.run([
             "--kernel", os.path.join(BUILD, "obj", tree + "-" + kind, "arch/x86/boot/bzImage"),
-            "--initrd", os.path.join(BUILD, "guest.cpio"),
+            "--initrd", boot,
             "--append", "%s dtest=%s dtree=%s %s" % (APPEND, test, tree, extra),
             "--drives", drives, "--rundir", rundir, "--log", log,
             "--results", tap, "--timeout", str(timeout)])

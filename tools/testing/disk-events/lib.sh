@@ -18,6 +18,20 @@ CORE_FILES="block/disk-events.c include/trace/events/disk_events.h"
 
 die() { echo "$(basename "$0"): $*" >&2; exit 1; }
 
+# guest_files ROOT: put into the guest root ROOT our programs (static,
+# so they need nothing from it) in /bin, and the guest's test library
+# and tests in /lib/disk-events.
+guest_files()
+{
+	local c
+	mkdir -p "$1/bin" "$1/lib/disk-events"
+	make -s -C "$TOP/tools/disk-events" OUTPUT="$1/bin/" LDFLAGS=-static
+	for c in "$HARNESS"/guest/src/*.c; do
+		gcc -O2 -Wall -Wextra -Werror -static -o "$1/bin/$(basename "$c" .c)" "$c"
+	done
+	cp -r "$HARNESS/guest/lib.sh" "$HARNESS/guest/tests" "$1/lib/disk-events/"
+}
+
 # result STATUS NAME...: one PASS (STATUS 0) or FAIL line, echoed and
 # appended to $RESULTS, named with $RESULT_PREFIX; returns STATUS.
 result()

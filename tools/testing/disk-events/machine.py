@@ -6,7 +6,9 @@ guest finds the disk of a drive by name (guest/lib.sh: devof).
 """
 
 import os
+import subprocess
 import tarfile
+import tempfile
 
 # Drive sets: (kind, QEMU id, initial medium or None for an empty drive).
 DRIVE_SETS = {
@@ -44,6 +46,13 @@ DRIVE_SETS = {
         ("ahci-cd", "ahci0", "ahci0-boot"),
         ("scsi-cd", "cd0", "cd0-boot"),
     ],
+    # Debian's user space on our distro kernel (issue 14): a CD drive on
+    # virtio-scsi and one behind AHCI, empty, and a USB card reader.
+    "distro": [
+        ("scsi-cd", "cd0", None),
+        ("ahci-cd", "ahci0", None),
+        ("usb-storage", "usb0", "usb0-boot"),
+    ],
 }
 
 
@@ -57,7 +66,7 @@ def drives(drive_set):
 
 
 # QEMU machine type of each drive set; "pc" (i440FX, PIIX IDE) otherwise.
-MACHINE = {"q35": "q35"}
+MACHINE = {"q35": "q35", "distro": "q35"}
 
 # Two CPUs the guest can see.  Our kernels have no ACPI, so they find
 # CPUs in SeaBIOS's MP table, which lists one CPU per socket: with
@@ -69,13 +78,27 @@ DEFAULT_SIZE = 1 << 20
 
 
 def image(rundir, name, kind="scsi-cd"):
-    """Path of medium @name, made on first use: its first bytes name it."""
+    """Path of medium @name, made on first use: its first bytes name it;
+    or, if @name starts with "iso-", an ISO 9660 image (iso_image)."""
     path = os.path.join(rundir, name + ".img")
-    if not os.path.exists(path):
+    if name.startswith("iso-") and not os.path.exists(path):
+        iso_image(path, name)
+    elif not os.path.exists(path):
         with open(path, "wb") as f:
             f.write(("disk-events medium %s\n" % name).encode())
             f.truncate(IMAGE_SIZE.get(kind, DEFAULT_SIZE))
     return path
+
+
+def iso_image(path, name):
+    """An ISO 9660 image at @path, with Rock Ridge names, labelled @name,
+    whose one file medium.txt says "disk-events medium @name"."""
+    with tempfile.TemporaryDirectory() as tree:
+        with open(os.path.join(tree, "medium.txt"), "w") as f:
+            f.write("disk-events medium %s\n" % name)
+        subprocess.run(["genisoimage", "-quiet", "-r", "-V", name,
+                        "-o", path + ".new", tree], check=True)
+    os.rename(path + ".new", path)
 
 
 def kind_of(drive_set, qid):
@@ -130,12 +153,18 @@ def usb_storage(qid):
     return {"bus": "xhci.0", "id": qid, "drive": qid + "-m", "removable": True}
 
 
-def qemu_args(drive_set, rundir, kernel, initrd, append, sockets, mem="1G"):
-    """The whole QEMU command line for a run."""
+def qemu_args(drive_set, rundir, kernel, boot, append, sockets, mem="1G"):
+    """The whole QEMU command line for a run: @boot is an initramfs, or
+    a root disk image (".img"), on virtio-blk, that the guest may write
+    to but never changes (snapshot)."""
+    if boot.endswith(".img"):
+        boot_args = ["-drive", "if=virtio,format=raw,snapshot=on,file=" + boot]
+    else:
+        boot_args = ["-initrd", boot]
     args = ["qemu-system-x86_64", "-accel", "tcg",
             "-M", MACHINE.get(drive_set, "pc"), "-smp", SMP,
             "-m", mem, "-nodefaults", "-no-reboot", "-display", "none",
-            "-kernel", kernel, "-initrd", initrd, "-append", append,
+            "-kernel", kernel, "-append", append] + boot_args + [
             "-chardev", "socket,id=con,path=%s" % sockets["console"],
             "-serial", "chardev:con",
             "-chardev", "socket,id=ctl,path=%s" % sockets["control"],

@@ -13,17 +13,11 @@ out=$1
 root=$BUILD/initramfs
 rm -rf "$root"
 mkdir -p "$root"/{bin,sbin,etc,proc,sys,dev,tmp,run,lib/udev/rules.d,lib/systemd}
-mkdir -p "$root"/lib/disk-events "$root"/usr/bin
+mkdir -p "$root"/usr/bin
 
 cp /bin/busybox "$root/bin/busybox"
 install -m 755 "$HARNESS/guest/init" "$root/init"
-cp -r "$HARNESS/guest/lib.sh" "$HARNESS/guest/tests" "$root/lib/disk-events/"
-
-# Our programs, static so they need nothing from the initramfs.
-make -s -C "$TOP/tools/disk-events" OUTPUT="$root/bin/" LDFLAGS=-static
-for c in "$HARNESS"/guest/src/*.c; do
-	gcc -O2 -Wall -Wextra -Werror -static -o "$root/bin/$(basename "$c" .c)" "$c"
-done
+guest_files "$root"
 
 cp /sbin/kexec "$root/sbin/"
 

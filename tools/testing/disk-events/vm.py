@@ -7,7 +7,9 @@ Its control channel (ttyS1) carries one request per line, which this
 driver carries out over QMP before it answers "ok [DATA]" or
 "err MESSAGE"; so guest and host move in lock step, never by sleeping.
 Requests:
-    change ID MEDIUM        insert MEDIUM (made on first use), closing the tray
+    change ID MEDIUM        insert MEDIUM (made on first use; "iso-NAME": an
+                            ISO 9660 image), closing the tray
+    medium-size MEDIUM ID   the size in bytes of MEDIUM, made for drive ID
     eject ID [force]        press eject (a locked tray answers "err ... locked")
     open-tray ID [force], close-tray ID, remove ID
     tray ID                 "open|closed locked|unlocked"
@@ -122,6 +124,9 @@ class Guest:
                                  machine.kind_of(self.args.drives, qid))
             q.execute("blockdev-change-medium", filename=path, format="raw",
                       **machine.medium_target(qid))
+        elif cmd == "medium-size":
+            return os.path.getsize(machine.image(
+                rundir, argv[0], machine.kind_of(self.args.drives, argv[1])))
         elif cmd == "eject":
             q.execute("eject", force=argv[1:] == ["force"],
                       **machine.medium_target(argv[0]))
@@ -349,7 +354,8 @@ def parser():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--kernel", required=True)
-    p.add_argument("--initrd", required=True)
+    p.add_argument("--initrd", required=True,
+                   help="an initramfs, or a root disk image (.img)")
     p.add_argument("--append", default="")
     p.add_argument("--drives", default="standard",
                    help="a drive set of machine.py: %s, or benchN" % ", ".join(machine.DRIVE_SETS))
