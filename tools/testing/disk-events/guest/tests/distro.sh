@@ -130,8 +130,9 @@ udisks_has()
 		[ "$(ud_prop "$d" Block Size)" = "t $size" ] &&
 		[ "$(ud_prop "$d" Block IdType)" = 's "iso9660"' ] &&
 		[ "$(ud_prop "$d" Block IdLabel)" = "s \"$2\"" ] && return 0
-	diag "udisks2 on $d: $(ud_prop "$d" Drive MediaAvailable), $(ud_prop "$d" Block Size)," \
-		"$(ud_prop "$d" Block IdType), $(ud_prop "$d" Block IdLabel); $2 has $size bytes" >&2
+	diag "udisks2 on $d: $(ud_prop "$d" Drive MediaAvailable)," \
+		"$(ud_prop "$d" Block Size), $(ud_prop "$d" Block IdType)," \
+		"$(ud_prop "$d" Block IdLabel); $2 has $size bytes" >&2
 	return 1
 }
 
@@ -280,8 +281,9 @@ if [ "$boot" -eq 1 ]; then
 	check "distro: udisksctl mounts cd0's disc, reads its file, unmounts it" -- \
 		user_mounts cd0 iso-cd0-2
 	for id in cd0 ahci0; do
-		check "distro: eject pressed on $id's locked tray: udev opens it, udisks2 finds no medium" -- \
-			eject_locked $id
+		eject_locked $id
+		tap $? "distro: eject pressed on $id's locked tray: udev opens it," \
+			"udisks2 finds no medium"
 	done
 	echo 100 > $DFL_POLL
 	watch_events
