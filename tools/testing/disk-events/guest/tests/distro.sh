@@ -228,6 +228,10 @@ reported()
 	return 1
 }
 
+# cycle_medium ID I: the medium that cycle I swaps into drive ID; two
+# in turn, so that every swap is a change.
+cycle_medium() { echo "iso-$1-$(($2 % 2 + 3))"; }
+
 # module_cycles MODULE ID...: MODULE out and in again, 20 times; each
 # time drives ID go and come back, and report the next change (found
 # by polling: QEMU's drives have no other way to say it).
@@ -247,7 +251,7 @@ module_cycles()
 			if ! wait_for_disk $id yes 30; then
 				bad=$((bad + 1))
 				diag "$mod $i: $id did not come back"
-			elif ! reported $id iso-$id-$((i % 2 + 3)); then
+			elif ! reported $id "$(cycle_medium $id $i)"; then
 				bad=$((bad + 1))
 				diag "$mod $i: $id's change not reported"
 			fi
@@ -293,7 +297,7 @@ if [ "$boot" -eq 1 ]; then
 	check "distro: cd0 polled after the cycles" -- polled cd0
 	for id in $DISTRO_DRIVES; do
 		check "distro: udisks2 shows $id's medium after the cycles" -- \
-			udisks_has $id iso-$id-$((20 % 2 + 3))
+			udisks_has $id "$(cycle_medium $id 20)"
 	done
 	kill $WATCHER $UDISKS_MONITOR
 	leak_scan
