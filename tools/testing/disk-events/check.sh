@@ -3,9 +3,10 @@
 #
 # check.sh [ours|stock]: every test, on our core (default) or on the
 # pristine base (with our tests).  Installs what is missing, assembles
-# and builds the debug and preemptible kernels, then runs the static
-# checks, the harness's own tests, the KUnit suites (on both kernels),
-# the end-to-end scenarios and (ours) the patch series check.
+# and builds the debug kernel, then runs the static checks, the
+# harness's own tests, the KUnit suites, the end-to-end scenarios (which
+# build the other kernels they boot meanwhile), the KUnit suites again
+# on the preemptible kernel and (ours) the patch series check.
 # Ends with "N passed, N failed, N skipped" and a non-zero status if
 # anything failed.  Each runner declares its results ("PLAN N" lines);
 # account.sh turns every one it did not give into a FAIL.
@@ -15,20 +16,17 @@
 # some of the runners and end-to-end scenarios; RESULTS_TAG names the
 # results file of such a run (make soak: build/results-TREE-soak.txt).
 # A runner NAME:KIND is NAME run on TREE's KIND kernel (build.sh), which
-# is built first: "kunit.py:preempt" runs the KUnit suites on the
-# preemptible kernel; every other runner uses the debug kernel.
+# is built right before it: "kunit.py:preempt" runs the KUnit suites on
+# the preemptible kernel; every other runner uses the debug kernel.
 
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 tree=${1:-ours}
-runners=${RUNNERS:-static.sh selftest.py kunit.py kunit.py:preempt e2e.py series-check.sh}
+runners=${RUNNERS:-static.sh selftest.py kunit.py e2e.py kunit.py:preempt series-check.sh}
 "$HARNESS/deps.sh"
 "$HARNESS/assemble.sh"
 "$HARNESS/build.sh" "$tree" debug
-for kind in $(printf '%s\n' $runners | sed -n 's/^[^:]*://p' | sort -u); do
-	[ "$kind" = debug ] || "$HARNESS/build.sh" "$tree" "$kind"
-done
 "$HARNESS/mkinitramfs.sh" "$BUILD/guest.cpio"
 
 export RESULTS=$BUILD/results-$tree${RESULTS_TAG:+-$RESULTS_TAG}.txt
@@ -40,7 +38,8 @@ for runner in $runners; do
 	[ "${runner#*:}" = "$runner" ] || kind=${runner#*:}
 	from=$(($(wc -l < "$RESULTS") + 1))
 	status=0
-	"$HARNESS/${runner%%:*}" "$tree" ${kind:+"$kind"} || status=$?
+	[ -z "$kind" ] || "$HARNESS/build.sh" "$tree" "$kind" || status=$?
+	[ $status -ne 0 ] || "$HARNESS/${runner%%:*}" "$tree" ${kind:+"$kind"} || status=$?
 	"$HARNESS/account.sh" "$RESULTS" "$from" "$runner $tree" "$status"
 done
 echo "check: $tree, $(cat "$BUILD/base-version"), tests took $((SECONDS - t0)) s"

@@ -121,20 +121,48 @@ class Scenario(unittest.TestCase):
         self.assertTrue(all(v == "FAIL" for v, n in results.lines if n.startswith("t")))
         self.assertTrue(all(v == "FAIL" for v, _ in results.lines))
 
-    def test_side_by_side_scenarios_report_whole_and_in_turn(self):
+    def run_lanes(self, specs, kinds=None, build=None):
         results = Collect()
-        pair = {"a": ("t", "standard", "", 60, 2), "b": ("t", "standard", "", 60, 3)}
+        guest = fake_guest(GOOD_CONSOLE, GOOD_CONTROL)
+        both = threading.Barrier(2, timeout=10)
+
+        def side_by_side(argv):
+            both.wait()         # raises if the other never starts
+            return guest(argv)
+
         with mock.patch.object(e2e, "BUILD", self.build), \
-                mock.patch.dict(e2e.EVERY_SCENARIO, pair), \
-                mock.patch.object(e2e, "SIDE_BY_SIDE", [("a", "b")]), \
-                mock.patch.object(vm, "run", fake_guest(GOOD_CONSOLE, GOOD_CONTROL)):
-            e2e.run_scenarios("ours", ["b", "a"], results)
-        names = [n for v, n in results.lines if v != "PLAN"]
-        self.assertEqual(results.lines[0], ("PLAN", "11 b a"))
+                mock.patch.dict(e2e.EVERY_SCENARIO, specs), \
+                mock.patch.dict(e2e.KERNEL_KINDS, kinds or {}), \
+                mock.patch.object(e2e.subprocess, "run", side_effect=build), \
+                mock.patch.object(vm, "run", side_by_side if build is None else guest):
+            e2e.run_scenarios("ours", list(specs), results)
+        return results
+
+    def test_scenarios_run_side_by_side_and_report_whole(self):
+        r = self.run_lanes({"a": ("t", "standard", "", 60, 2),
+                            "b": ("t", "standard", "", 90, 3)})
+        names = [n for v, n in r.lines if v != "PLAN"]
+        self.assertEqual(r.lines[0], ("PLAN", "11 a b"))
         self.assertEqual(len(names), 11)
-        self.assertEqual(results.verdicts("b: result 3 of 3 never came"), ["FAIL"])
-        self.assertLess(names.index("a: guest finished (status 0)"),
-                        min(i for i, n in enumerate(names) if n.startswith("b: ")))
+        self.assertEqual(r.verdicts("b: result 3 of 3 never came"), ["FAIL"])
+        for name in "ab":
+            self.assertEqual(r.verdicts(name + ": guest finished (status 0)"), ["PASS"])
+        # Each ends with its console's verdict; the guest's own lines
+        # ("t: ...") name no scenario.
+        end = next(i for i, n in enumerate(names) if "console" in n) + 1
+        owners = [{n.split(":")[0] for n in part} - {"t"}
+                  for part in (names[:end], names[end:])]
+        self.assertEqual(sorted(map(sorted, owners)), [["a"], ["b"]], names)
+
+    def test_kernel_that_does_not_build_fails_its_scenarios(self):
+        failed = subprocess.CalledProcessError(2, "build.sh")
+        r = self.run_lanes({"a": ("t", "standard", "", 60, 2),
+                            "b": ("t", "standard", "", 90, 2)},
+                           kinds={"b": "preempt"}, build=failed)
+        self.assertEqual(r.verdicts("a: guest finished (status 0)"), ["PASS"])
+        b = [v for v, n in r.lines if n.startswith("b: ")]
+        self.assertEqual(len(b), 2 + e2e.HOST_RESULTS)
+        self.assertEqual(set(b), {"FAIL"})
 
 
 class KUnit(unittest.TestCase):

@@ -209,35 +209,46 @@ unload()
 	modprobe -r "$1"
 }
 
-# reported ID MEDIUM: swap ID's medium for MEDIUM, as user_swaps does
-# (a forced eject, which a tray that udev locked needs, then the
-# insert); its disk's DISK_MEDIA_CHANGE uevent comes within 5 s.  The
-# disk has just come back: open it first, as udev did on its arrival,
-# so that nothing of its arrival is pending when the change comes, nor
-# counted for it.
-reported()
-{
-	local d base
-	d=$(devof "$1") || return 1
-	udevadm settle
-	ack "$d"
-	base=$(count_events "$d" media_change)
-	host eject "$1" force >/dev/null && host change "$1" "$2" >/dev/null &&
-		wait_events "$d" media_change $((base + 1)) 5 >/dev/null && return 0
-	diag "$1 ($d): $(grep " $d " $EVENTS_LOG | tail -n 3 | tr '\n' ';')"
-	return 1
-}
-
 # cycle_medium ID I: the medium that cycle I swaps into drive ID; two
 # in turn, so that every swap is a change.
 cycle_medium() { echo "iso-$1-$(($2 % 2 + 3))"; }
+
+# reported I ID...: swap each drive ID's medium for cycle I's, all at
+# once, as user_swaps does (a forced eject, which a tray that udev
+# locked needs, then the insert); each disk's DISK_MEDIA_CHANGE uevent
+# comes within 5 s.  The disks have just come back: each is opened
+# first, as udev did on its arrival, so that nothing of that is pending
+# when the change comes, nor counted for it.  Returns how many failed.
+reported()
+{
+	local i=$1 id d base swapped= bad=0
+	shift
+	udevadm settle
+	for id; do
+		d=$(devof "$id") && ack "$d" &&
+			base=$(count_events "$d" media_change) &&
+			host eject "$id" force >/dev/null &&
+			host change "$id" "$(cycle_medium "$id" "$i")" >/dev/null &&
+			swapped="$swapped $id:$d:$base" && continue
+		bad=$((bad + 1))
+		diag "$id: not swapped"
+	done
+	for id in $swapped; do
+		set -- ${id//:/ }
+		wait_events "$2" media_change $(($3 + 1)) 5 >/dev/null && continue
+		bad=$((bad + 1))
+		diag "$1 ($2): change not reported:" \
+			"$(grep " $2 " $EVENTS_LOG | tail -n 3 | tr '\n' ';')"
+	done
+	return $bad
+}
 
 # module_cycles MODULE ID...: MODULE out and in again, 20 times; each
 # time drives ID go and come back, and report the next change (found
 # by polling: QEMU's drives have no other way to say it).
 module_cycles()
 {
-	local mod=$1 i id bad=0 t0
+	local mod=$1 i id back bad=0 t0
 	shift
 	t0=$(now_ms)
 	for i in $(seq 20); do
@@ -247,15 +258,13 @@ module_cycles()
 			wait_for_disk $id no 10 || { bad=$((bad + 1)); diag "$mod $i: $id stayed"; }
 		done
 		modprobe $mod || { bad=$((bad + 1)); diag "$mod $i: not loaded"; continue; }
+		back=
 		for id; do
-			if ! wait_for_disk $id yes 30; then
-				bad=$((bad + 1))
-				diag "$mod $i: $id did not come back"
-			elif ! reported $id "$(cycle_medium $id $i)"; then
-				bad=$((bad + 1))
-				diag "$mod $i: $id's change not reported"
-			fi
+			wait_for_disk $id yes 30 && back="$back $id" && continue
+			bad=$((bad + 1))
+			diag "$mod $i: $id did not come back"
 		done
+		reported $i $back || bad=$((bad + $?))
 	done
 	tap $bad "distro: $mod out and in 20 times: $* came back and" \
 		"reported the next change ($bad failures, $((($(now_ms) - t0) / 1000)) s)"
