@@ -154,6 +154,30 @@ class Scenario(unittest.TestCase):
                   for part in (names[:end], names[end:])]
         self.assertEqual(sorted(map(sorted, owners)), [["a"], ["b"]], names)
 
+    def test_scenario_alone_runs_with_no_other_beside_it(self):
+        guest = fake_guest(GOOD_CONSOLE, GOOD_CONTROL)
+        spans, lock = {}, threading.Lock()
+
+        def timed(argv):
+            name = os.path.basename(vm.parser().parse_args(argv).rundir)
+            start = time.monotonic()
+            time.sleep(0.2)
+            with lock:
+                spans[name] = (start, time.monotonic())
+            return guest(argv)
+
+        specs = {n: ("t", "standard", "", t, 2) for n, t in
+                 (("a", 90), ("b", 60), ("c", 60), ("d", 30))}
+        with mock.patch.object(e2e, "BUILD", self.build), \
+                mock.patch.dict(e2e.EVERY_SCENARIO, specs), \
+                mock.patch.object(e2e, "ALONE", {"c"}), \
+                mock.patch.object(vm, "run", timed):
+            e2e.run_scenarios("ours", list(specs), Collect())
+        c0, c1 = spans.pop("c")
+        self.assertEqual([n for n, (s0, s1) in spans.items() if s0 < c1 and c0 < s1], [])
+        a0, a1 = spans["a"]
+        self.assertLess(spans["b"][0], a1)  # the others do run side by side
+
     def test_kernel_that_does_not_build_fails_its_scenarios(self):
         failed = subprocess.CalledProcessError(2, "build.sh")
         r = self.run_lanes({"a": ("t", "standard", "", 60, 2),
