@@ -72,11 +72,14 @@ SCENARIOS = {
     "kexecs": ("restarts", "shutdown", "scsi_mod.scan=manual retain_initrd "
                "drestart=kexec drestarts=30", 2400, 30 + 1),
 }
-# Scenarios run this many at a time, each on its own guest: a guest
-# keeps one of the two cores about 60% busy, so two share them.  Media
-# and rates took 85 and 98 s one after the other, 98 and 110 s side by
-# side (2 cores, TCG); three at a time gained little more (138 s for
-# three that took 242 s in turn) and lost one of rates' exact counts.
+# Scenarios run this many at a time, each on its own guest.  A light
+# one keeps a core about 60% busy: media and rates took 85 and 98 s one
+# after the other, 98 and 110 s side by side (2 cores, TCG); three at a
+# time gained little more (138 s for three that took 242 s in turn) and
+# lost one of rates' exact counts.  A heavy one keeps a core busy, and
+# two side by side gain little: the 21 debug-kernel scenarios took 45
+# min in two lanes against about 50 one at a time (removal 17.3 min
+# beside others, 7.9 alone).
 LANES = int(os.environ.get("E2E_LANES", "2"))
 # Scenarios whose counts hold only on a guest that has the host to
 # itself: rates counts polls to within one in a 10 s window, and beside
