@@ -288,11 +288,14 @@ def run_lanes(tree, names, results, lanes=LANES):
     def lane():
         for name in iter(take, None):
             held = HeldResults(results)
-            run_scenario(tree, name, held, boot=boot[kind_of(name)])
-            with changed:
-                held.release()
-                running.discard(name)
-                changed.notify_all()
+            try:
+                run_scenario(tree, name, held, boot=boot[kind_of(name)])
+            finally:
+                # Even if it raised: an ALONE scenario waits for it.
+                with changed:
+                    held.release()
+                    running.discard(name)
+                    changed.notify_all()
 
     with concurrent.futures.ThreadPoolExecutor(lanes) as pool:
         for future in [pool.submit(lane) for _ in range(lanes)]:
