@@ -13,6 +13,8 @@
 #                         600 s; BASE=stock for the base
 #   make bench            polling costs: our core and the base, 1-256 drives
 #                         (bench/results.md, bench/wakeups.png, workers.png)
+#   make bench-interval   what the poll interval trades at one drive, our
+#                         core and the base (bench/interval.md, .png)
 #   make series           our change as a patch series, in build/series
 #   make series-check     apply it to the pristine base, build and
 #                         checkpatch every patch (part of make check)
@@ -23,7 +25,7 @@ H := tools/testing/disk-events
 BASE ?= ours
 DURATION ?= 600
 
-.PHONY: run check check-distro soak mutants bench series series-check build clean
+.PHONY: run check check-distro soak mutants bench bench-interval series series-check build clean
 
 run:
 	@$(H)/run.sh
@@ -43,6 +45,9 @@ mutants:
 
 bench:
 	@$(H)/bench.sh
+
+bench-interval:
+	@$(H)/bench.sh bench-interval.py
 
 series:
 	@$(H)/deps.sh && $(H)/series.sh

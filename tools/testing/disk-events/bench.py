@@ -69,20 +69,23 @@ def tsc_khz():
     return 0
 
 
-def boot(tree, mode, n, run):
-    """Run one benchmark guest; its raw figures, console and host-stamped."""
+def boot(tree, mode, n, run, poll_ms=POLL_MS):
+    """Run one benchmark guest, its drives polled every @poll_ms; its raw
+    figures, console and host-stamped."""
     name = "%s-%s-%d-%d" % (tree, mode, n, run)
+    if poll_ms != POLL_MS:
+        name += "-%dms" % poll_ms
     rundir = os.path.join(e2e.BUILD, "run", "bench", name)
     os.makedirs(rundir, exist_ok=True)
     log, stamps = rundir + ".log", rundir + ".stamps"
-    dfl = POLL_MS if mode == "kernel" else 0
+    dfl = poll_ms if mode == "kernel" else 0
     status = vm.run([
         "--kernel", os.path.join(e2e.BUILD, "obj", tree + "-lean", "arch/x86/boot/bzImage"),
         "--initrd", os.path.join(e2e.BUILD, "guest.cpio"),
         "--append", "console=ttyS0 loglevel=5 panic=1 dtest=bench nd=%d mode=%s "
-                    "window=%d changes=%d block.events_dfl_poll_msecs=%d "
+                    "window=%d changes=%d poll=%d block.events_dfl_poll_msecs=%d "
                     "tsc=reliable tsc_early_khz=%d" % (
-                        n, mode, WINDOW_S, CHANGES, dfl, tsc_khz()),
+                        n, mode, WINDOW_S, CHANGES, poll_ms, dfl, tsc_khz()),
         "--drives", "bench%d" % n, "--rundir", rundir, "--log", log,
         "--stamps", stamps, "--timeout", "600"])
     fig = {"status": status, "n": n}
@@ -251,18 +254,28 @@ def plot(cells, sizes, subjects, outdir, name, keys, ylabel, title):
     subprocess.run(["gnuplot"], input="\n".join(script).encode(), check=True)
 
 
-def stamp(subjects, minutes):
-    """The method, the machine and the versions, for results.md."""
+def versions():
+    """The machine, QEMU, the base, our commit and the method, taken when
+    a run starts.  Our commit is this harness's repository's, whose files
+    assemble.sh put into the tree, wherever $BUILD is."""
     qemu = subprocess.run(["qemu-system-x86_64", "--version"], capture_output=True,
                           text=True).stdout.splitlines()[0]
     with open(os.path.join(e2e.BUILD, "base-version")) as f:
         base = f.read().strip()
-    top = os.path.dirname(e2e.BUILD)
-    ours = subprocess.run(["git", "-C", top, "describe", "--always", "--dirty"],
+    here = os.path.dirname(os.path.abspath(__file__))
+    ours = subprocess.run(["git", "-C", here, "describe", "--always", "--dirty"],
                           capture_output=True, text=True).stdout.strip()
+    return ("%s, %d CPUs, %s under TCG, guests with two CPUs (-smp %s), lean "
+            "kernels; base %s; ours at %s; method %s" % (
+                platform.node(), os.cpu_count(), qemu, machine.SMP, base, ours,
+                method_id()))
+
+
+def stamp(subjects, minutes, measured):
+    """The method, the machine and the versions (@measured, versions()),
+    for results.md."""
     return (
-        "Written by `make bench` on %s: %s, %d CPUs, %s under TCG, guests with "
-        "two CPUs (-smp %s), lean kernels; base %s; ours at %s; method %s; "
+        "Written by `make bench` on %s: %s; "
         "subjects: %s; the run took %.1f min.  "
         "Each guest has N virtio-scsi CD drives with a disc, polled every %d ms.  "
         "Every cell is %s runs, interleaved; a figure is the median of its runs "
@@ -286,8 +299,7 @@ def stamp(subjects, minutes):
         "interval, each more than an interval after the last was seen (so "
         "that none looks like a flapping drive; the first after an untimed "
         "change), pooled over the runs." % (
-            datetime.date.today().isoformat(), platform.node(), os.cpu_count(),
-            qemu, machine.SMP, base, ours, method_id(),
+            datetime.date.today().isoformat(), measured,
             ", ".join(s[3] for s in subjects), minutes,
             POLL_MS, os.environ.get("BENCH_RUNS", "3"), WINDOW_S, CHANGES, CHANGES))
 
@@ -322,6 +334,7 @@ def main():
     sizes = [int(x) for x in os.environ.get("BENCH_N", "1 8 64 256").split()]
     runs = int(os.environ.get("BENCH_RUNS", "3"))
     subjects = SUBJECTS + ([HAL] if os.environ.get("BENCH_HAL") == "1" else [])
+    measured = versions()
     start = time.monotonic()
     done, problems = measure(subjects, sizes, runs)
     minutes = (time.monotonic() - start) / 60
@@ -336,7 +349,7 @@ def main():
                 cells[(key, n)] = cell(done[(key, n)], base)
     text = "\n".join([
         "# Disk events polling at scale: our core and the base",
-        "", stamp(subjects, minutes), "",
+        "", stamp(subjects, minutes, measured), "",
         table(cells, sizes, subjects), "",
         "Targets, at every N (ours against the base of the same run):", "",
     ] + verdicts(cells, sizes) + [

@@ -1,11 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# bench.sh: "make bench".  Build the lean kernels of our core and of the
-# pristine base, then measure polling costs side by side (bench.py):
-# results in bench/results.md, plots in bench/*.png at the top.  "make
-# series" quotes them in the cover letter, if their method is this
-# tree's.
+# bench.sh [SCRIPT]: "make bench".  Build the lean kernels of our core
+# and of the pristine base, then measure polling costs side by side with
+# SCRIPT (default bench.py): results in bench/results.md, plots in
+# bench/*.png at the top.  "make series" quotes them in the cover
+# letter, if their method is this tree's.  "make bench-interval" runs
+# bench-interval.py: bench/interval.md and interval.png.
 
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -15,4 +16,4 @@ set -euo pipefail
 "$HARNESS/build.sh" ours lean
 "$HARNESS/build.sh" stock lean
 "$HARNESS/mkinitramfs.sh" "$BUILD/guest.cpio"
-exec python3 "$HARNESS/bench.py" "$TOP/bench"
+exec python3 "$HARNESS/${1:-bench.py}" "$TOP/bench"

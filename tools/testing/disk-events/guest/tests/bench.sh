@@ -1,15 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make bench, the guest's side: nd= CD drives (0 for the baseline),
-# each with a disc, polled every 2000 ms either by the kernel
-# (mode=kernel, boot with block.events_dfl_poll_msecs=2000) or by
-# halpoll, user-space polling as hal did it (mode=poller, kernel polling
-# off).  Counts an idle window of window= seconds with the same counters
+# each with a disc, polled every poll= ms (default 2000) either by the
+# kernel (mode=kernel, boot with block.events_dfl_poll_msecs set alike)
+# or by halpoll, user-space polling as hal did it (mode=poller, kernel
+# polling off).  Counts an idle window of window= seconds with the same counters
 # for every kernel and mode; then changes cd0's medium changes= times,
 # whose latency the host measures from its QMP command to the event line
 # on this console.  Figures are "bench: KEY VALUE" lines.
 #
-# The changes come at phases spread evenly over the 2000 ms interval:
+# The changes come at phases spread evenly over the interval:
 # change i, one interval and (i + 1/2) / changes of one after the last
 # was seen, so a few changes sample the latency's whole range, as many
 # random phases would.  Never in consecutive intervals: a drive whose
@@ -18,6 +18,7 @@
 
 window=${window:-15}
 changes=${changes:-6}
+poll=${poll:-2000}
 CPUS=$(grep -c ^processor /proc/cpuinfo)
 
 # bench KEY VALUE: one figure for the host.
@@ -138,7 +139,7 @@ bench mode "$mode"
 bench cpus "$CPUS"
 for d in /sys/block/sr*; do [ -e "$d" ] && ack "${d##*/}"; done
 if [ "$mode" = poller ] && [ "$nd" -gt 0 ]; then
-	halpoll 2000 /dev/sr* | tee -a $EVENTS_LOG &
+	halpoll "$poll" /dev/sr* | tee -a $EVENTS_LOG &
 else
 	watch_events show
 fi
@@ -174,13 +175,14 @@ bench gesn_per_drive "$(host scsi-counts $GESN $ids | tr ' ' ,)"
 d=$(devof cd0)
 bench cd0_dev "$d"
 # change_seen MEDIUM: change cd0's medium to MEDIUM, wait until the
-# change is seen; the last seen is the moment the next phase counts from.
+# change is seen (for two intervals and 10 s: a check comes within one);
+# the last seen is the moment the next phase counts from.
 change_seen()
 {
 	local base
 	base=$(count_events "$d" media_change)
 	host change cd0 "$1" >/dev/null
-	wait_events "$d" media_change $((base + 1)) 10 >/dev/null
+	wait_events "$d" media_change $((base + 1)) $((poll * 2 / 1000 + 10)) >/dev/null
 }
 # An untimed change first, so that the first timed one too comes at
 # its phase after a change seen, not after the window.
@@ -189,7 +191,7 @@ tap $? "bench: untimed change on $d seen"
 [ "$mode" = kernel ] && ack "$d"
 i=0
 while [ $i -lt "$changes" ]; do
-	usleep $((2000000 + (i * 2 + 1) * 1000000 / changes))
+	usleep $((poll * 1000 + (i * 2 + 1) * poll * 500 / changes))
 	i=$((i + 1))
 	change_seen "lat-$i"
 	tap $? "bench: change $i on $d seen"
