@@ -31,6 +31,14 @@ FIGURES = [("timer_wakeups", "timer wake-ups/s"), ("wakeups", "wake-ups/s (idle 
            ("checks", "checks/s (device)")]
 
 
+def window_s(ms):
+    """The idle window for polling every @ms: make bench's, or four
+    intervals if longer, so that a window never holds fewer than four
+    checks and one check more or less moves a figure by a quarter at
+    most.  The baseline (@ms 0) has make bench's."""
+    return max(bench.WINDOW_S, 4 * ms // 1000)
+
+
 def measure(intervals, runs):
     """Every run, interleaved; ({(subject, ms): [figures]}, [problems]),
     ms 0 for a subject's baseline (no drives)."""
@@ -42,7 +50,8 @@ def measure(intervals, runs):
                 n = DRIVES if ms else 0
                 print("bench-interval: run %d, %s, %d drives, %d ms" % (
                     run + 1, label, n, ms or bench.POLL_MS), flush=True)
-                fig = bench.boot(tree, mode, n, run, ms or bench.POLL_MS)
+                fig = bench.boot(tree, mode, n, run, ms or bench.POLL_MS,
+                                 window_s(ms))
                 why = bench.unhealthy(fig)
                 if why:
                     problems.append("run %d, %s, %d ms: %s" % (run + 1, label, ms, why))
@@ -171,7 +180,8 @@ def main():
         "interval; %d runs per cell, interleaved, each kernel's baseline (no "
         "drives) once a run.  Counted as `make bench` counts (bench.py, "
         "tests/bench.sh): a figure is the median of its runs with their range, "
-        "per second of a %d s idle window minus the same kernel with no drives; "
+        "per second of an idle window (%d s, or four intervals if longer) "
+        "minus the same kernel with no drives; "
         "latency from the QMP command to the uevent, %d changes a run at phases "
         "spread over the interval, pooled.  The targets are issue 16's, set "
         "at %d ms: our core's latency against the base's at %d ms." % (

@@ -69,9 +69,9 @@ def tsc_khz():
     return 0
 
 
-def boot(tree, mode, n, run, poll_ms=POLL_MS):
-    """Run one benchmark guest, its drives polled every @poll_ms; its raw
-    figures, console and host-stamped."""
+def boot(tree, mode, n, run, poll_ms=POLL_MS, window_s=WINDOW_S):
+    """Run one benchmark guest, its drives polled every @poll_ms, counted
+    over @window_s; its raw figures, console and host-stamped."""
     name = "%s-%s-%d-%d" % (tree, mode, n, run)
     if poll_ms != POLL_MS:
         name += "-%dms" % poll_ms
@@ -85,7 +85,7 @@ def boot(tree, mode, n, run, poll_ms=POLL_MS):
         "--append", "console=ttyS0 loglevel=5 panic=1 dtest=bench nd=%d mode=%s "
                     "window=%d changes=%d poll=%d block.events_dfl_poll_msecs=%d "
                     "tsc=reliable tsc_early_khz=%d" % (
-                        n, mode, WINDOW_S, CHANGES, poll_ms, dfl, tsc_khz()),
+                        n, mode, window_s, CHANGES, poll_ms, dfl, tsc_khz()),
         "--drives", "bench%d" % n, "--rundir", rundir, "--log", log,
         "--stamps", stamps, "--timeout", "600"])
     fig = {"status": status, "n": n}
