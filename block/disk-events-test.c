@@ -2899,6 +2899,33 @@ static void swap_every_ten_seconds_is_never_damped(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, stat_of(fd, "damp_level"), 0);
 }
 
+/*
+ * sr tells of a change twice: the poll's GET EVENT STATUS NOTIFICATION
+ * finds it, then udev's open, whose check sends TEST UNIT READY, gets
+ * the drive's unit attention for it.  An eject and an insert in quick
+ * succession are thus four checks in a row that find a change, and
+ * still one swap: both told, nothing damped.
+ */
+static void change_found_again_by_the_open_is_one_change(struct kunit *test)
+{
+	struct fake_disk *fd;
+	struct listener *l;
+	int i;
+
+	needs_debugfs(test);
+	fd = fake_cdrom(test);		/* not polled: the checks below only */
+	l = listener_open(test);
+	for (i = 0; i < 2; i++) {	/* the eject, then the insert */
+		check_now_answering(fd, DISK_EVENT_MEDIA_CHANGE);
+		KUNIT_EXPECT_TRUE(test, wait_uevent(l, fd, "DISK_MEDIA_CHANGE"));
+		fake_answer(fd, DISK_EVENT_MEDIA_CHANGE);
+		opens_learn_of_changes(fd, 1);
+	}
+	KUNIT_EXPECT_EQ(test, stat_of(fd, "flapping"), 0);
+	KUNIT_EXPECT_EQ(test, stat_of(fd, "damp_level"), 0);
+	KUNIT_EXPECT_EQ(test, stat_of(fd, "uevents_held"), 0);
+}
+
 static void concurrent_clears_never_overlap(struct kunit *test)
 {
 	struct fake_disk *fd = fake_cdrom(test);
@@ -2951,6 +2978,7 @@ static struct kunit_case disk_events_beyond_mainline_cases[] = {
 	KUNIT_CASE_SLOW(damping_ends_after_a_quiet_stretch),
 	KUNIT_CASE(damping_never_holds_eject_requests),
 	KUNIT_CASE(swap_every_ten_seconds_is_never_damped),
+	KUNIT_CASE(change_found_again_by_the_open_is_one_change),
 	{}
 };
 

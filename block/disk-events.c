@@ -70,18 +70,18 @@
  * longer (or unpolled), times 2^L at damping level L.  Slots count as well
  * as checks because udev's opens take each change as soon as it is told:
  * the polls between them, and the opens that find nothing, break any
- * streak of checks.  The damping level then rises by one, up to
+ * streak of checks.  An open that finds the change it was told of once more
+ * (sr does) counts for neither.  The damping level then rises by one, up to
  * DISK_EVENTS_DAMP_MAX, and again at each further such run.  A damped
- * disk's period is that of its grid: it is polled at that period, and
- * sends at most one media change uevent per period, on the grid.  A change
- * found earlier is held back and its uevent sent by the first check of the
- * next period, for which the work is queued even if the disk is not
- * polled.  Eject requests are never held.  A change still becomes pending
- * at once, so an opener's disk_check_media_change() stays exact: a stale
- * page cache is worse than noise.  A check that finds no change a whole
- * period after the last change found ends the damping.  Entering it is
- * counted, entering and leaving are logged (ratelimited), and every level
- * change is traced.
+ * disk's period is that of its grid: it is polled at that period, and sends
+ * at most one media change uevent per period, on the grid.  A change found
+ * earlier is held back and its uevent sent by the first check of the next
+ * period, for which the work is queued even if the disk is not polled.
+ * Eject requests are never held.  A change still becomes pending at once,
+ * so an opener's disk_check_media_change() stays exact: a stale page cache
+ * is worse than noise.  A check that finds no change a whole period after
+ * the last change found ends the damping.  Entering it is counted, entering
+ * and leaving are logged (ratelimited), and every level change is traced.
  *
  * Locking:
  *   disk_events_mutex   the list of all live disk_events (for default
@@ -497,6 +497,22 @@ static void disk_events_note_change(struct disk_events *ev, bool changed)
 	ev->damp++;
 }
 
+/*
+ * Whether a check that was to clear @clearing, and found @found of which
+ * @fresh were not pending, found again the media change that is pending:
+ * an opener's check after a poll told of it.  sr finds a change so twice,
+ * by the poll's GET EVENT STATUS NOTIFICATION and by the open's TEST UNIT
+ * READY, which gets the drive's unit attention for the same change.  Such
+ * a check counts neither for nor against flapping: else one swap, an
+ * eject and an insert each told by a poll and found again by udev's open,
+ * would be four changes in a row.
+ */
+static bool disk_events_echo(unsigned int clearing, unsigned int found,
+			     unsigned int fresh)
+{
+	return clearing & found & ~fresh & DISK_EVENT_MEDIA_CHANGE;
+}
+
 /**
  * disk_events_admit - which events to send uevents for now
  * @ev: the disk's events
@@ -603,7 +619,8 @@ static void disk_events_check(struct disk_events *ev, unsigned int clear)
 	ev->pending |= fresh;
 	disk_events_count_check(&ev->stats, start, took, found);
 	damp_was = ev->damp;
-	if (disk->event_flags & DISK_EVENT_FLAG_UEVENT)
+	if ((disk->event_flags & DISK_EVENT_FLAG_UEVENT) &&
+	    !disk_events_echo(clearing, found, fresh))
 		disk_events_note_change(ev, found & DISK_EVENT_MEDIA_CHANGE);
 	damp = ev->damp;
 	period_ms = disk_events_period_msecs(ev, disk_events_poll_msecs(ev,
