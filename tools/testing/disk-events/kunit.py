@@ -54,7 +54,7 @@ KINDS = {
 # Every suite the test kernels run, with its number of cases.
 SUITES = {
     "disk_events": 114,
-    "disk_events_beyond_mainline": 53,
+    "disk_events_beyond_mainline": 54,
     "list-kunit-test": 39,
     "hlist": 18,
     "klist": 8,
