@@ -54,7 +54,8 @@ def measure(intervals, runs):
                                  window_s(ms))
                 why = bench.unhealthy(fig)
                 if why:
-                    problems.append("run %d, %s, %d ms: %s" % (run + 1, label, ms, why))
+                    problems.append("run %d, %s, %s: %s" % (
+                        run + 1, label, "%d ms" % ms if ms else "no drives", why))
                     print("bench-interval:   does not count: " + why, flush=True)
                     continue
                 done.setdefault((key, ms), []).append(bench.per_second(fig))
