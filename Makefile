@@ -15,6 +15,8 @@
 #                         (bench/results.md, bench/wakeups.png, workers.png)
 #   make bench-interval   what the poll interval trades at one drive, our
 #                         core and the base (bench/interval.md, .png)
+#   make bench-polls      what one poll costs in wake-ups at one drive, our
+#                         core and the base, from a trace (bench/polls.md)
 #   make series           our change as a patch series, in build/series
 #   make series-check     apply it to the pristine base, build and
 #                         checkpatch every patch (part of make check)
@@ -25,7 +27,7 @@ H := tools/testing/disk-events
 BASE ?= ours
 DURATION ?= 600
 
-.PHONY: run check check-distro soak mutants bench bench-interval series series-check build clean
+.PHONY: run check check-distro soak mutants bench bench-interval bench-polls series series-check build clean
 
 run:
 	@$(H)/run.sh
@@ -48,6 +50,9 @@ bench:
 
 bench-interval:
 	@$(H)/bench.sh bench-interval.py
+
+bench-polls:
+	@$(H)/bench.sh polltrace.py
 
 series:
 	@$(H)/deps.sh && $(H)/series.sh

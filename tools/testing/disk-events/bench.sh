@@ -6,7 +6,8 @@
 # SCRIPT (default bench.py): results in bench/results.md, plots in
 # bench/*.png at the top.  "make series" quotes them in the cover
 # letter, if their method is this tree's.  "make bench-interval" runs
-# bench-interval.py: bench/interval.md and interval.png.
+# bench-interval.py: bench/interval.md and interval.png; "make
+# bench-polls" runs polltrace.py: bench/polls.md.
 
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"

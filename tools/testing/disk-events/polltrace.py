@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""make bench-polls: what one poll costs in CPU wake-ups, at one drive.
+
+polltrace.py OUTDIR: boot the lean kernels of our core and of the
+pristine base with one virtio-scsi CD drive polled every 2000 ms,
+$BENCH_RUNS runs each (default 3), interleaved; the guest
+(guest/tests/polltrace.sh) prints a trace of $POLLTRACE_SECONDS s
+(default 80).  Each CPU idle exit is attributed from the trace: to a
+poll if it comes at most 5 ms before or 300 ms after a check starts,
+else to the idle guest.  make bench judges a poll's cost as a guest's
+wake-ups minus those of another guest with no drives, whose own run to
+run spread (about 2 timer wake-ups/s) is larger than the difference it
+looks for at one drive; attributed, the two costs come from the same
+guest and the same window.  Writes OUTDIR/polls.md; fails only if a run
+is unhealthy or missing.
+"""
+
+import collections
+import datetime
+import os
+import re
+import statistics
+import sys
+import time
+
+import bench
+import e2e
+import vm
+
+POLL_MS = 2000
+BEFORE_S, AFTER_S = 0.005, 0.3  # a poll's wake-ups, around its check's start
+TRACE = re.compile(r"T:\s+.*-\d+\s+\[(\d+)\]\s+\S+\s+([\d.]+): (\w+): ?(.*)")
+
+
+def boot(tree, run, seconds):
+    """One guest; (status, console log path)."""
+    rundir = os.path.join(e2e.BUILD, "run", "bench", "%s-polls-%d" % (tree, run))
+    os.makedirs(rundir, exist_ok=True)
+    log = rundir + ".log"
+    status = vm.run([
+        "--kernel", os.path.join(e2e.BUILD, "obj", tree + "-lean", "arch/x86/boot/bzImage"),
+        "--initrd", os.path.join(e2e.BUILD, "guest.cpio"),
+        "--append", "console=ttyS0 loglevel=5 panic=1 dtest=polltrace tsecs=%d "
+                    "poll=%d block.events_dfl_poll_msecs=%d tsc=reliable tsc_early_khz=%d"
+                    % (seconds, POLL_MS, POLL_MS, bench.tsc_khz()),
+        "--drives", "bench1", "--rundir", rundir, "--log", log,
+        "--timeout", str(seconds + 300)])
+    return status, log
+
+
+def idle_exits(log):
+    """From a guest's trace: ([check start times], [(time, took a local
+    timer interrupt, what ran in the idle period)], traced seconds)."""
+    checks, exits, idle = [], [], {}
+    first = last = None
+    with open(log, errors="replace") as f:
+        for line in f:
+            m = TRACE.match(line.strip())
+            if not m:
+                continue
+            cpu, t, event, text = int(m.group(1)), float(m.group(2)), m.group(3), m.group(4)
+            first, last = first if first is not None else t, t
+            if event == "workqueue_execute_start" and "disk_events_workfn" in text:
+                checks.append(t)
+            elif event == "cpu_idle" and "state=4294967295" in text:
+                if cpu in idle:
+                    exits.append((t,) + idle.pop(cpu))
+            elif event == "cpu_idle":
+                idle[cpu] = (False, set())
+            elif cpu in idle:
+                timer, what = idle[cpu]
+                if event == "local_timer_entry":
+                    idle[cpu] = (True, what)
+                elif event.endswith("timer_expire_entry"):
+                    what.add(re.search(r"function=(\S+)", text).group(1))
+                elif event == "irq_handler_entry":
+                    what.add("irq " + re.search(r"name=(\S+)", text).group(1))
+                elif event in ("reschedule_entry", "call_function_single_entry"):
+                    what.add("IPI")
+    return checks, exits, (last - first) if checks else 0
+
+
+def attribute(log):
+    """A run's figures, or the reason it does not count."""
+    with open(log, errors="replace") as f:
+        text = f.read()
+    if "APIC timer disabled" in text:
+        return "the guest's local APIC timer failed its check (a busy host)"
+    checks, exits, seconds = idle_exits(log)
+    if len(checks) < 4:
+        return "%d checks traced" % len(checks)
+    near = lambda t: any(c - BEFORE_S <= t <= c + AFTER_S for c in checks)
+    mine = [e for e in exits if near(e[0])]
+    rest = [e for e in exits if not near(e[0])]
+    causes = collections.Counter(
+        ("timer: " if took else "") + (", ".join(sorted(what)) or "nothing traced")
+        for _, took, what in mine)
+    quiet_s = seconds - len(checks) * (BEFORE_S + AFTER_S)
+    return {
+        "checks": len(checks),
+        "timer_per_poll": sum(1 for e in mine if e[1]) / len(checks),
+        "all_per_poll": len(mine) / len(checks),
+        "idle_timer_per_s": sum(1 for e in rest if e[1]) / quiet_s,
+        "causes": {k: v / len(checks) for k, v in causes.items()},
+    }
+
+
+def versions():
+    """make bench's stamp of the machine and versions, without its method
+    (bench.py's, not this file's)."""
+    return bench.versions().rsplit("; method", 1)[0]
+
+
+def fmt(values):
+    """Median (min..max) of @values."""
+    return "%.2f (%.2f..%.2f)" % (statistics.median(values), min(values), max(values))
+
+
+def report(done, problems, runs, seconds, minutes):
+    """polls.md's text."""
+    lines = [
+        "# What one poll costs: our core and the base, at one drive", "",
+        "Written by `make bench-polls` on %s: %s; the run took %.1f min.  One "
+        "virtio-scsi CD drive with a disc, polled every %d ms; %d runs a "
+        "kernel, interleaved, each tracing %d s of an idle guest.  A CPU idle "
+        "exit (trace event power:cpu_idle) belongs to a poll if it comes at "
+        "most %d ms before or %d ms after a check starts (its workqueue item), "
+        "else to the idle guest; a timer wake-up is one whose idle period took "
+        "a local timer interrupt.  Medians with their range over the runs." % (
+            datetime.date.today().isoformat(), versions(), minutes, POLL_MS,
+            runs, seconds, BEFORE_S * 1000, AFTER_S * 1000), "",
+        "| kernel | runs | checks | timer wake-ups per poll | wake-ups per poll "
+        "| idle guest's timer wake-ups/s |", "|---|---|---|---|---|---|"]
+    for tree, label in (("ours", "our core"), ("stock", "the base")):
+        r = done.get(tree, [])
+        if r:
+            lines.append("| %s | %d | %d | %s | %s | %s |" % (
+                label, len(r), sum(x["checks"] for x in r),
+                fmt([x["timer_per_poll"] for x in r]), fmt([x["all_per_poll"] for x in r]),
+                fmt([x["idle_timer_per_s"] for x in r])))
+    lines += ["", "What ran in a poll's idle exits, per poll (mean over the runs; "
+              "\"timer:\" marks those that took a local timer interrupt, "
+              "tick_nohz_handler is the scheduler tick):", "",
+              "| what | our core | the base |", "|---|---|---|"]
+    causes = sorted({k for r in done.values() for x in r for k in x["causes"]})
+    mean = lambda tree, k: statistics.mean(x["causes"].get(k, 0) for x in done.get(tree, [{}]))
+    rows = sorted(causes, key=lambda k: -mean("ours", k) - mean("stock", k))
+    lines += ["| %s | %.2f | %.2f |" % (k, mean("ours", k), mean("stock", k)) for k in rows]
+    lines += ["", "Runs that do not count: %s" % ("; ".join(problems) or "none"), ""]
+    return "\n".join(lines)
+
+
+def main():
+    outdir = sys.argv[1]
+    runs = int(os.environ.get("BENCH_RUNS", "3"))
+    seconds = int(os.environ.get("POLLTRACE_SECONDS", "80"))
+    start = time.monotonic()
+    done, problems = {}, []
+    for run in range(runs):
+        for tree in ("ours", "stock") if run % 2 == 0 else ("stock", "ours"):
+            print("bench-polls: run %d, %s" % (run + 1, tree), flush=True)
+            status, log = boot(tree, run, seconds)
+            fig = "guest status %s" % status if status else attribute(log)
+            if isinstance(fig, str):
+                problems.append("run %d, %s: %s" % (run + 1, tree, fig))
+                print("bench-polls:   does not count: " + fig, flush=True)
+                continue
+            done.setdefault(tree, []).append(fig)
+    text = report(done, problems, runs, seconds, (time.monotonic() - start) / 60)
+    with open(os.path.join(outdir, "polls.md"), "w") as f:
+        f.write(text)
+    print(text)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
