@@ -1,19 +1,20 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""make bench-polls: what one poll costs in CPU wake-ups, at one drive.
+"""make bench-polls: what one poll costs in wake-ups and CPU time, at one drive.
 
 polltrace.py OUTDIR: boot the lean kernels of our core and of the
 pristine base with one virtio-scsi CD drive polled every 2000 ms,
-$BENCH_RUNS runs each (default 3), interleaved; the guest
+$BENCH_RUNS runs each (default 5), interleaved; the guest
 (guest/tests/polltrace.sh) prints a trace of $POLLTRACE_SECONDS s
 (default 80).  Each CPU idle exit is attributed from the trace: to a
 poll if it comes at most 5 ms before or 300 ms after a check starts,
-else to the idle guest.  make bench judges a poll's cost as a guest's
-wake-ups minus those of another guest with no drives, whose own run to
-run spread (about 2 timer wake-ups/s) is larger than the difference it
-looks for at one drive; attributed, the two costs come from the same
-guest and the same window.  Writes OUTDIR/polls.md; fails only if a run
-is unhealthy or missing.
+else to the idle guest, and so is the CPUs' busy time.  make bench
+judges a poll's cost as a guest's wake-ups minus those of another
+guest with no drives, whose own run to run spread (about 2 timer
+wake-ups/s) is larger than the difference it looks for at one drive;
+attributed, the two costs come from the same guest and the same
+window.  Writes OUTDIR/polls.md; fails only if a run is unhealthy or
+missing.
 """
 
 import collections
@@ -49,10 +50,12 @@ def boot(tree, run, seconds):
     return status, log
 
 
-def idle_exits(log):
-    """From a guest's trace: ([check start times], [(time, took a local
-    timer interrupt, what ran in the idle period)], traced seconds)."""
-    checks, exits, idle = [], [], {}
+def idle_periods(log):
+    """From a guest's trace: ([check start times], [idle periods as
+    (start, end, took a local timer interrupt, what ran in it)], the
+    traced span (first, last) and the CPUs seen).  A period open at the
+    trace's start or end is cut there; only a closed one is an exit."""
+    checks, periods, idle, cpus = [], [], {}, set()
     first = last = None
     with open(log, errors="replace") as f:
         for line in f:
@@ -61,24 +64,26 @@ def idle_exits(log):
                 continue
             cpu, t, event, text = int(m.group(1)), float(m.group(2)), m.group(3), m.group(4)
             first, last = first if first is not None else t, t
+            cpus.add(cpu)
             if event == "workqueue_execute_start" and "disk_events_workfn" in text:
                 checks.append(t)
             elif event == "cpu_idle" and "state=4294967295" in text:
-                if cpu in idle:
-                    exits.append((t,) + idle.pop(cpu))
+                start, timer, what = idle.pop(cpu, (first, False, set()))
+                periods.append((start, t, timer, what))
             elif event == "cpu_idle":
-                idle[cpu] = (False, set())
+                idle[cpu] = (t, False, set())
             elif cpu in idle:
-                timer, what = idle[cpu]
+                start, timer, what = idle[cpu]
                 if event == "local_timer_entry":
-                    idle[cpu] = (True, what)
+                    idle[cpu] = (start, True, what)
                 elif event.endswith("timer_expire_entry"):
                     what.add(re.search(r"function=(\S+)", text).group(1))
                 elif event == "irq_handler_entry":
                     what.add("irq " + re.search(r"name=(\S+)", text).group(1))
                 elif event in ("reschedule_entry", "call_function_single_entry"):
                     what.add("IPI")
-    return checks, exits, (last - first) if checks else 0
+    open_periods = [(start, last, False, set()) for start, _, _ in idle.values()]
+    return checks, periods, open_periods, (first, last), cpus
 
 
 def attribute(log):
@@ -87,21 +92,30 @@ def attribute(log):
         text = f.read()
     if "APIC timer disabled" in text:
         return "the guest's local APIC timer failed its check (a busy host)"
-    checks, exits, seconds = idle_exits(log)
+    checks, exits, open_periods, (first, last), cpus = idle_periods(log)
     if len(checks) < 4:
         return "%d checks traced" % len(checks)
-    near = lambda t: any(c - BEFORE_S <= t <= c + AFTER_S for c in checks)
-    mine = [e for e in exits if near(e[0])]
-    rest = [e for e in exits if not near(e[0])]
+    windows = [(c - BEFORE_S, c + AFTER_S) for c in checks]
+    near = lambda t: any(a <= t <= b for a, b in windows)
+    mine = [e for e in exits if near(e[1])]
+    rest = [e for e in exits if not near(e[1])]
     causes = collections.Counter(
         ("timer: " if took else "") + (", ".join(sorted(what)) or "nothing traced")
-        for _, took, what in mine)
-    quiet_s = seconds - len(checks) * (BEFORE_S + AFTER_S)
+        for _, _, took, what in mine)
+    # CPU time: busy (not idle) CPU seconds in the polls' windows, less
+    # what the idle guest keeps busy in as long a time elsewhere.
+    overlap = lambda a, b: sum(max(0, min(b, e) - max(a, s))
+                               for s, e, _, _ in exits + open_periods)
+    in_windows = sum(b - a for a, b in windows)
+    busy_near = len(cpus) * in_windows - sum(overlap(a, b) for a, b in windows)
+    quiet_s = (last - first) - in_windows
+    busy_rest = len(cpus) * (last - first) - overlap(first, last) - busy_near
     return {
         "checks": len(checks),
-        "timer_per_poll": sum(1 for e in mine if e[1]) / len(checks),
+        "timer_per_poll": sum(1 for e in mine if e[2]) / len(checks),
         "all_per_poll": len(mine) / len(checks),
-        "idle_timer_per_s": sum(1 for e in rest if e[1]) / quiet_s,
+        "cpu_ms_per_poll": (busy_near - busy_rest / quiet_s * in_windows) * 1000 / len(checks),
+        "idle_timer_per_s": sum(1 for e in rest if e[2]) / quiet_s,
         "causes": {k: v / len(checks) for k, v in causes.items()},
     }
 
@@ -127,17 +141,22 @@ def report(done, problems, runs, seconds, minutes):
         "exit (trace event power:cpu_idle) belongs to a poll if it comes at "
         "most %d ms before or %d ms after a check starts (its workqueue item), "
         "else to the idle guest; a timer wake-up is one whose idle period took "
-        "a local timer interrupt.  Medians with their range over the runs." % (
+        "a local timer interrupt.  CPU ms per poll: the time the CPUs were not "
+        "idle within those windows, less what the idle guest keeps them busy "
+        "in as long a time outside them.  Medians with their range over the "
+        "runs." % (
             datetime.date.today().isoformat(), versions(), minutes, POLL_MS,
             runs, seconds, BEFORE_S * 1000, AFTER_S * 1000), "",
         "| kernel | runs | checks | timer wake-ups per poll | wake-ups per poll "
-        "| idle guest's timer wake-ups/s |", "|---|---|---|---|---|---|"]
+        "| CPU ms per poll | idle guest's timer wake-ups/s |",
+        "|---|---|---|---|---|---|---|"]
     for tree, label in (("ours", "our core"), ("stock", "the base")):
         r = done.get(tree, [])
         if r:
-            lines.append("| %s | %d | %d | %s | %s | %s |" % (
+            lines.append("| %s | %d | %d | %s | %s | %s | %s |" % (
                 label, len(r), sum(x["checks"] for x in r),
                 fmt([x["timer_per_poll"] for x in r]), fmt([x["all_per_poll"] for x in r]),
+                fmt([x["cpu_ms_per_poll"] for x in r]),
                 fmt([x["idle_timer_per_s"] for x in r])))
     lines += ["", "What ran in a poll's idle exits, per poll (mean over the runs; "
               "\"timer:\" marks those that took a local timer interrupt, "
@@ -153,7 +172,7 @@ def report(done, problems, runs, seconds, minutes):
 
 def main():
     outdir = sys.argv[1]
-    runs = int(os.environ.get("BENCH_RUNS", "3"))
+    runs = int(os.environ.get("BENCH_RUNS", "5"))
     seconds = int(os.environ.get("POLLTRACE_SECONDS", "80"))
     start = time.monotonic()
     done, problems = {}, []
