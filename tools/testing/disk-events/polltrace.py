@@ -53,9 +53,10 @@ def boot(tree, run, seconds):
 def idle_periods(log):
     """From a guest's trace: ([check start times], [idle periods as
     (start, end, took a local timer interrupt, what ran in it)], the
-    traced span (first, last) and the CPUs seen).  A period open at the
-    trace's start or end is cut there; only a closed one is an exit."""
-    checks, periods, idle, cpus = [], [], {}, set()
+    traced span (first, last), the CPUs seen and [times a kworker was
+    woken]).  A period open at the trace's start or end is cut there;
+    only a closed one is an exit."""
+    checks, periods, idle, cpus, woken = [], [], {}, set(), []
     first = last = None
     with open(log, errors="replace") as f:
         for line in f:
@@ -67,6 +68,8 @@ def idle_periods(log):
             cpus.add(cpu)
             if event == "workqueue_execute_start" and "disk_events_workfn" in text:
                 checks.append(t)
+            elif event == "sched_wakeup" and "comm=kworker/" in text:
+                woken.append(t)
             elif event == "cpu_idle" and "state=4294967295" in text:
                 start, timer, what = idle.pop(cpu, (first, False, set()))
                 periods.append((start, t, timer, what))
@@ -83,7 +86,7 @@ def idle_periods(log):
                 elif event in ("reschedule_entry", "call_function_single_entry"):
                     what.add("IPI")
     open_periods = [(start, last, False, set()) for start, _, _ in idle.values()]
-    return checks, periods, open_periods, (first, last), cpus
+    return checks, periods, open_periods, (first, last), cpus, woken
 
 
 def attribute(log):
@@ -92,7 +95,7 @@ def attribute(log):
         text = f.read()
     if "APIC timer disabled" in text:
         return "the guest's local APIC timer failed its check (a busy host)"
-    checks, exits, open_periods, (first, last), cpus = idle_periods(log)
+    checks, exits, open_periods, (first, last), cpus, woken = idle_periods(log)
     if len(checks) < 4:
         return "%d checks traced" % len(checks)
     windows = [(c - BEFORE_S, c + AFTER_S) for c in checks]
@@ -114,6 +117,7 @@ def attribute(log):
         "checks": len(checks),
         "timer_per_poll": sum(1 for e in mine if e[2]) / len(checks),
         "all_per_poll": len(mine) / len(checks),
+        "workers_per_poll": sum(1 for t in woken if near(t)) / len(checks),
         "cpu_ms_per_poll": (busy_near - busy_rest / quiet_s * in_windows) * 1000 / len(checks),
         "idle_timer_per_s": sum(1 for e in rest if e[2]) / quiet_s,
         "causes": {k: v / len(checks) for k, v in causes.items()},
@@ -143,20 +147,22 @@ def report(done, problems, runs, seconds, minutes):
         "else to the idle guest; a timer wake-up is one whose idle period took "
         "a local timer interrupt.  CPU ms per poll: the time the CPUs were not "
         "idle within those windows, less what the idle guest keeps them busy "
-        "in as long a time outside them.  Medians with their range over the "
-        "runs." % (
+        "in as long a time outside them; kworkers woken: the scheduler's "
+        "wake-ups (sched_wakeup) of kworker threads in those windows.  "
+        "Medians with their range over the runs." % (
             datetime.date.today().isoformat(), versions(), minutes, POLL_MS,
             runs, seconds, BEFORE_S * 1000, AFTER_S * 1000), "",
         "| kernel | runs | checks | timer wake-ups per poll | wake-ups per poll "
-        "| CPU ms per poll | idle guest's timer wake-ups/s |",
-        "|---|---|---|---|---|---|---|"]
+        "| CPU ms per poll | kworkers woken per poll | idle guest's timer wake-ups/s |",
+        "|---|---|---|---|---|---|---|---|"]
     for tree, label in (("ours", "our core"), ("stock", "the base")):
         r = done.get(tree, [])
         if r:
-            lines.append("| %s | %d | %d | %s | %s | %s | %s |" % (
+            lines.append("| %s | %d | %d | %s | %s | %s | %s | %s |" % (
                 label, len(r), sum(x["checks"] for x in r),
                 fmt([x["timer_per_poll"] for x in r]), fmt([x["all_per_poll"] for x in r]),
                 fmt([x["cpu_ms_per_poll"] for x in r]),
+                fmt([x["workers_per_poll"] for x in r]),
                 fmt([x["idle_timer_per_s"] for x in r])))
     lines += ["", "What ran in a poll's idle exits, per poll (mean over the runs; "
               "\"timer:\" marks those that took a local timer interrupt, "

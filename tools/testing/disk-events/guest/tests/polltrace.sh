@@ -3,7 +3,8 @@
 # make bench-polls, the guest's side: one CD drive polled every poll= ms
 # (default 2000) by the kernel, booted with block.events_dfl_poll_msecs
 # set alike.  After a pause, traces tsecs= seconds (default 80) of CPU
-# idle periods, timer expiries, interrupts and the workqueue, and prints
+# idle periods, timer expiries, interrupts, the workqueue and the
+# scheduler's wake-ups, and prints
 # the trace as "T: " lines: polltrace.py attributes each wake-up to a
 # poll or to the rest of the idle guest.
 
@@ -18,7 +19,8 @@ echo 8192 > $TRACING/buffer_size_kb
 trace_events power:cpu_idle irq_vectors:local_timer_entry \
 	irq_vectors:reschedule_entry irq_vectors:call_function_single_entry \
 	irq:irq_handler_entry timer:timer_expire_entry timer:hrtimer_expire_entry \
-	workqueue:workqueue_queue_work workqueue:workqueue_execute_start
+	workqueue:workqueue_queue_work workqueue:workqueue_execute_start \
+	sched:sched_wakeup
 sleep "$tsecs"
 echo 0 > $TRACING/tracing_on
 grep -v '^#' $TRACING/trace | sed 's/^/T: /'
