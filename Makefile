@@ -15,8 +15,9 @@
 #                         (bench/results.md, bench/wakeups.png, workers.png)
 #   make bench-interval   what the poll interval trades at one drive, our
 #                         core and the base (bench/interval.md, .png)
-#   make bench-polls      what one poll costs in wake-ups at one drive, our
-#                         core and the base, from a trace (bench/polls.md)
+#   make bench-polls      what one poll costs at one drive, wake-ups and CPU
+#                         time, our core and the base, from a trace
+#                         (bench/polls.md)
 #   make series           our change as a patch series, in build/series
 #   make series-check     apply it to the pristine base, build and
 #                         checkpatch every patch (part of make check)

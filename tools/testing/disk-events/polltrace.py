@@ -14,7 +14,8 @@ guest with no drives, whose own run to run spread (about 2 timer
 wake-ups/s) is larger than the difference it looks for at one drive;
 attributed, the two costs come from the same guest and the same
 window.  Writes OUTDIR/polls.md; fails only if a run is unhealthy or
-missing.
+missing.  "polltrace.py OUTDIR --logs" attributes the logs of the last
+run again, for a change of this file's counting, and boots nothing.
 """
 
 import collections
@@ -34,11 +35,14 @@ BEFORE_S, AFTER_S = 0.005, 0.3  # a poll's wake-ups, around its check's start
 TRACE = re.compile(r"T:\s+.*-\d+\s+\[(\d+)\]\s+\S+\s+([\d.]+): (\w+): ?(.*)")
 
 
-def boot(tree, run, seconds):
-    """One guest; (status, console log path)."""
+def boot(tree, run, seconds, again=False):
+    """One guest, or with @again the log of the last run's; (status,
+    console log path)."""
     rundir = os.path.join(e2e.BUILD, "run", "bench", "%s-polls-%d" % (tree, run))
     os.makedirs(rundir, exist_ok=True)
     log = rundir + ".log"
+    if again:
+        return (0 if os.path.exists(log) else "none, no log"), log
     status = vm.run([
         "--kernel", os.path.join(e2e.BUILD, "obj", tree + "-lean", "arch/x86/boot/bzImage"),
         "--initrd", os.path.join(e2e.BUILD, "guest.cpio"),
@@ -98,7 +102,8 @@ def attribute(log):
     checks, exits, open_periods, (first, last), cpus, woken = idle_periods(log)
     if len(checks) < 4:
         return "%d checks traced" % len(checks)
-    windows = [(c - BEFORE_S, c + AFTER_S) for c in checks]
+    # Cut to the traced span: past its end no idle period is known.
+    windows = [(max(first, c - BEFORE_S), min(last, c + AFTER_S)) for c in checks]
     near = lambda t: any(a <= t <= b for a, b in windows)
     mine = [e for e in exits if near(e[1])]
     rest = [e for e in exits if not near(e[1])]
@@ -135,11 +140,11 @@ def fmt(values):
     return "%.2f (%.2f..%.2f)" % (statistics.median(values), min(values), max(values))
 
 
-def report(done, problems, runs, seconds, minutes):
-    """polls.md's text."""
+def report(done, problems, runs, seconds, stamp):
+    """polls.md's text; @stamp says when and on what the guests ran."""
     lines = [
         "# What one poll costs: our core and the base, at one drive", "",
-        "Written by `make bench-polls` on %s: %s; the run took %.1f min.  One "
+        "Written by `make bench-polls` %s.  One "
         "virtio-scsi CD drive with a disc, polled every %d ms; %d runs a "
         "kernel, interleaved, each tracing %d s of an idle guest.  A CPU idle "
         "exit (trace event power:cpu_idle) belongs to a poll if it comes at "
@@ -150,7 +155,7 @@ def report(done, problems, runs, seconds, minutes):
         "in as long a time outside them; kworkers woken: the scheduler's "
         "wake-ups (sched_wakeup) of kworker threads in those windows.  "
         "Medians with their range over the runs." % (
-            datetime.date.today().isoformat(), versions(), minutes, POLL_MS,
+            stamp, POLL_MS,
             runs, seconds, BEFORE_S * 1000, AFTER_S * 1000), "",
         "| kernel | runs | checks | timer wake-ups per poll | wake-ups per poll "
         "| CPU ms per poll | kworkers woken per poll | idle guest's timer wake-ups/s |",
@@ -178,21 +183,31 @@ def report(done, problems, runs, seconds, minutes):
 
 def main():
     outdir = sys.argv[1]
+    again = sys.argv[2:] == ["--logs"]
     runs = int(os.environ.get("BENCH_RUNS", "5"))
     seconds = int(os.environ.get("POLLTRACE_SECONDS", "80"))
-    start = time.monotonic()
+    stamp_file = os.path.join(e2e.BUILD, "run", "bench", "polls.stamp")
+    today = datetime.date.today().isoformat()
+    stamp, start = "on %s: %s" % (today, versions()), time.monotonic()
     done, problems = {}, []
     for run in range(runs):
         for tree in ("ours", "stock") if run % 2 == 0 else ("stock", "ours"):
             print("bench-polls: run %d, %s" % (run + 1, tree), flush=True)
-            status, log = boot(tree, run, seconds)
+            status, log = boot(tree, run, seconds, again)
             fig = "guest status %s" % status if status else attribute(log)
             if isinstance(fig, str):
                 problems.append("run %d, %s: %s" % (run + 1, tree, fig))
                 print("bench-polls:   does not count: " + fig, flush=True)
                 continue
             done.setdefault(tree, []).append(fig)
-    text = report(done, problems, runs, seconds, (time.monotonic() - start) / 60)
+    if again:
+        with open(stamp_file) as f:
+            stamp = "%s; its logs attributed again on %s" % (f.read().strip(), today)
+    else:
+        stamp += "; the run took %.1f min" % ((time.monotonic() - start) / 60)
+        with open(stamp_file, "w") as f:
+            f.write(stamp + "\n")
+    text = report(done, problems, runs, seconds, stamp)
     with open(os.path.join(outdir, "polls.md"), "w") as f:
         f.write(text)
     print(text)
