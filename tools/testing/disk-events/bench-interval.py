@@ -137,7 +137,8 @@ def plot(cells, intervals, outdir):
               "set xtics (%s)" % ", ".join(str(ms) for ms in intervals),
               "set ylabel 'per second, minus no drives'", "set y2label 'latency (ms)'",
               "set ytics nomirror", "set y2tics", "set key below maxrows 6",
-              "set yrange [0:*]", "set y2range [0:*]"]
+              # Not from 0: minus no drives, a median can be below it.
+              "set yrange [*:*]", "set y2range [0:*]"]
     series = []
     for key, _, _, label in bench.SUBJECTS:
         for fig, name in (("timer_wakeups", "timer wake-ups/s"), ("interrupts", "interrupts/s")):
