@@ -35,23 +35,24 @@ BEFORE_S, AFTER_S = 0.005, 0.3  # a poll's wake-ups, around its check's start
 TRACE = re.compile(r"T:\s+.*-\d+\s+\[(\d+)\]\s+\S+\s+([\d.]+): (\w+): ?(.*)")
 
 
-def boot(tree, run, seconds, again=False):
-    """One guest, or with @again the log of the last run's; (status,
-    console log path)."""
-    rundir = os.path.join(e2e.BUILD, "run", "bench", "%s-polls-%d" % (tree, run))
+def log_of(tree, run):
+    """The console log of run @run (from 0) of kernel @tree."""
+    return os.path.join(e2e.BUILD, "run", "bench", "%s-polls-%d.log" % (tree, run))
+
+
+def boot(tree, run, seconds):
+    """One guest; its exit status."""
+    log = log_of(tree, run)
+    rundir = log[:-len(".log")]
     os.makedirs(rundir, exist_ok=True)
-    log = rundir + ".log"
-    if again:
-        return (0 if os.path.exists(log) else "none, no log"), log
-    status = vm.run([
+    return vm.run([
         "--kernel", os.path.join(e2e.BUILD, "obj", tree + "-lean", "arch/x86/boot/bzImage"),
         "--initrd", os.path.join(e2e.BUILD, "guest.cpio"),
-        "--append", "console=ttyS0 loglevel=5 panic=1 dtest=polltrace tsecs=%d "
-                    "poll=%d block.events_dfl_poll_msecs=%d tsc=reliable tsc_early_khz=%d"
-                    % (seconds, POLL_MS, POLL_MS, bench.tsc_khz()),
+        "--append", "%s dtest=polltrace tsecs=%d poll=%d block.events_dfl_poll_msecs=%d "
+                    "tsc=reliable tsc_early_khz=%d"
+                    % (e2e.APPEND, seconds, POLL_MS, POLL_MS, bench.tsc_khz()),
         "--drives", "bench1", "--rundir", rundir, "--log", log,
         "--timeout", str(seconds + 300)])
-    return status, log
 
 
 def idle_periods(log):
@@ -93,15 +94,18 @@ def idle_periods(log):
     return checks, periods, open_periods, (first, last), cpus, woken
 
 
-def attribute(log):
-    """A run's figures, or the reason it does not count."""
+def attribute(log, seconds):
+    """A run's figures, or the reason it does not count: every check of
+    its @seconds traced, within one at either edge."""
     with open(log, errors="replace") as f:
         text = f.read()
     if "APIC timer disabled" in text:
         return "the guest's local APIC timer failed its check (a busy host)"
     checks, exits, open_periods, (first, last), cpus, woken = idle_periods(log)
-    if len(checks) < 4:
-        return "%d checks traced" % len(checks)
+    if not checks or last - first < seconds - 1:
+        return "%.1f s traced of %d" % ((last - first) if checks else 0, seconds)
+    if abs(len(checks) - seconds * 1000 / POLL_MS) > 1:
+        return "%d checks traced, %d expected" % (len(checks), seconds * 1000 / POLL_MS)
     # Cut to the traced span: past its end no idle period is known.
     windows = [(max(first, c - BEFORE_S), min(last, c + AFTER_S)) for c in checks]
     near = lambda t: any(a <= t <= b for a, b in windows)
@@ -193,8 +197,12 @@ def main():
     for run in range(runs):
         for tree in ("ours", "stock") if run % 2 == 0 else ("stock", "ours"):
             print("bench-polls: run %d, %s" % (run + 1, tree), flush=True)
-            status, log = boot(tree, run, seconds, again)
-            fig = "guest status %s" % status if status else attribute(log)
+            log = log_of(tree, run)
+            if again:
+                status = 0 if os.path.exists(log) else "unknown: no log"
+            else:
+                status = boot(tree, run, seconds)
+            fig = "guest status %s" % status if status else attribute(log, seconds)
             if isinstance(fig, str):
                 problems.append("run %d, %s: %s" % (run + 1, tree, fig))
                 print("bench-polls:   does not count: " + fig, flush=True)
