@@ -5,8 +5,9 @@
 # pristine base (with our tests).  Installs what is missing, assembles
 # and builds the debug kernel, then runs the static checks, the
 # harness's own tests, the KUnit suites, the end-to-end scenarios (which
-# first build the other kernels they boot), the KUnit suites again on
-# the preemptible kernel and (ours) the patch series check.
+# first build the other kernels they boot, and Debian's root disk of the
+# distro scenario), the KUnit suites again on the preemptible kernel and
+# (ours) the patch series check.
 # Ends with "N passed, N failed, N skipped" and a non-zero status if
 # anything failed.  Each runner declares its results ("PLAN N" lines);
 # account.sh turns every one it did not give into a FAIL.
