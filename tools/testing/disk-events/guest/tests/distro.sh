@@ -5,11 +5,12 @@
 # of the drives are modules (drive set "distro": a CD drive on
 # virtio-scsi, one behind AHCI, a USB card reader).  Boot 1: polling is
 # on the way distributions turn it on; udisks2 sees every change of
-# medium, timed from the request to its D-Bus signal; a user mounts a
-# disc, reads it, unmounts it; the eject button on a locked tray; the
-# drivers' modules go and come back, 20 times each, under 100 ms
-# polling; then "systemctl reboot".  Boot 2 finds polling on again, and
-# distro-run ends it with "systemctl poweroff".
+# medium, timed from the request to the kernel's uevent and to udisks2's
+# D-Bus signal; a user mounts a disc, reads it, unmounts it; the eject
+# button on a locked tray; the drivers' modules go and come back, 20
+# times each, under 100 ms polling; then "systemctl reboot".  Boot 2
+# finds polling on again, and distro-run ends it with "systemctl
+# poweroff".
 
 DISTRO_DRIVES="cd0 ahci0 usb0"
 UDISKS_LOG=/tmp/udisks.log
@@ -97,10 +98,12 @@ signalled()
 # MEDIUM, or with MEDIUM "-" press its eject button (on a tray that
 # udev locked, a request that udev's rule carries out), and wait up to
 # 20 s for udisks2's signal that PROPERTY of ID's block device is now
-# VALUE.  Prints the ms from just before the request to the signal.
+# VALUE.  Prints the ms from just before the request to the signal, and
+# to the disk's first uevent of disk events after it (the kernel's part;
+# "-" if the watcher saw none).
 udisks_sees()
 {
-	local d t0 t1 from start
+	local d t0 t1 from start kernel
 	d=$(devof "$1") || return 1
 	from=$(($(wc -l < $UDISKS_LOG) + 1))
 	t0=$(date +%T.%3N)
@@ -117,7 +120,21 @@ udisks_sees()
 		fi
 		sleep 0.05
 	done
-	echo $((($(ms_of_day "$t1") - $(ms_of_day "$t0") + 86400000) % 86400000))
+	kernel=$(awk -v d="$d" -v t="$start" '$2 == d && $1 * 1000 >= t {
+		printf "%d", $1 * 1000 - t; exit }' $EVENTS_LOG)
+	echo $((($(ms_of_day "$t1") - $(ms_of_day "$t0") + 86400000) % 86400000)) \
+		"${kernel:--}"
+}
+
+# seen ID MEDIUM PROPERTY VALUE: udisks_sees, its times added to $TIMES
+# and $KERNEL_TIMES.
+seen()
+{
+	local times
+	times=$(udisks_sees "$@") || return 1
+	set -- $times
+	TIMES="$TIMES $1"
+	KERNEL_TIMES="$KERNEL_TIMES $2"
 }
 
 # udisks_has ID MEDIUM: udisks2 shows MEDIUM in ID, whole: the drive
@@ -147,25 +164,29 @@ maximum() { printf '%s\n' "$@" | sort -n | tail -n 1; }
 
 # udisks_follows: every drive's medium in, out (the eject button) and
 # in again; udisks2 signals each change and then shows the medium whole.
+# The times from the QMP request to the kernel's uevent are told apart
+# from the whole, which user space (udev's rules, udisks2's probes) adds
+# to.
 udisks_follows()
 {
-	local id ms all="" ok
+	local id ok kernel
+	TIMES="" KERNEL_TIMES=""
 	for id in $DISTRO_DRIVES; do
 		ok=0
-		ms=$(udisks_sees $id iso-$id-1 IdType iso9660) || ok=1
-		all="$all ${ms:-}"
+		seen $id iso-$id-1 IdType iso9660 || ok=1
 		udisks_has $id iso-$id-1 || ok=1
-		ms=$(udisks_sees $id - Size 0) || ok=1
-		all="$all ${ms:-}"
-		ms=$(udisks_sees $id iso-$id-2 IdType iso9660) || ok=1
-		all="$all ${ms:-}"
+		seen $id - Size 0 || ok=1
+		seen $id iso-$id-2 IdType iso9660 || ok=1
 		udisks_has $id iso-$id-2 || ok=1
 		tap $ok "distro: udisks2 signals $id's medium in, out, in, and shows it whole"
 	done
-	set -- $all
+	diag "QMP to the uevent, ms:$KERNEL_TIMES"
+	kernel=$(echo $KERNEL_TIMES | tr ' ' '\n' | grep -v -- -)
+	set -- $TIMES
 	diag "QMP to udisks2 signal, ms: $*"
 	tap $(($# != 9)) "distro: udisks2 signalled all 9 changes" \
-		"(median $(median "$@") ms, max $(maximum "$@") ms)"
+		"(median $(median "$@") ms, max $(maximum "$@") ms; to the" \
+		"uevent $(median $kernel) and $(maximum $kernel) ms)"
 }
 
 # user_mounts ID MEDIUM: as a user does: mount the disc with udisksctl,
@@ -290,6 +311,7 @@ if [ "$boot" -eq 1 ]; then
 	done
 	udisks_monitor
 	tap $? "distro: udisksctl monitor listening"
+	watch_events
 	udisks_follows
 	check "distro: udisksctl mounts cd0's disc, reads its file, unmounts it" -- \
 		user_mounts cd0 iso-cd0-2
@@ -299,7 +321,6 @@ if [ "$boot" -eq 1 ]; then
 			"udisks2 finds no medium"
 	done
 	echo 100 > $DFL_POLL
-	watch_events
 	module_cycles sr_mod cd0 ahci0
 	module_cycles virtio_scsi cd0
 	module_cycles usb_storage usb0
