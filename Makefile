@@ -5,9 +5,8 @@
 #                         media, press eject, show the uevents
 #   make check            every test on our core (debug kernel)
 #   make check BASE=stock the same tests on the pristine 6.12 base
-#   make check-distro     of make check, Debian 12 (systemd, udev, udisks2)
-#                         on our kernel with its drivers as modules, alone;
-#                         BASE=stock too
+#   make check-distro     Debian 12 (systemd, udev, udisks2) on our kernel
+#                         with its drivers as modules; BASE=stock too
 #   make mutants          check deliberately broken cores: each must fail
 #   make soak [DURATION=s] the stress scenarios (hot-plug storm, swaps
 #                         under load, suspend) over and over, default
