@@ -186,7 +186,7 @@ udisks_follows()
 	diag "QMP to udisks2 signal, ms: $*"
 	tap $(($# != 9)) "distro: udisks2 signalled all 9 changes" \
 		"(median $(median "$@") ms, max $(maximum "$@") ms; to the" \
-		"uevent $(median $kernel) and $(maximum $kernel) ms)"
+		"uevent: median $(median $kernel) ms, max $(maximum $kernel) ms)"
 }
 
 # user_mounts ID MEDIUM: as a user does: mount the disc with udisksctl,
