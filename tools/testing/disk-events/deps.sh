@@ -10,6 +10,7 @@ set -euo pipefail
 pkgs=(
 	linux-source-6.12	# the base we build on
 	build-essential flex bison bc libelf-dev libssl-dev cpio xz-utils
+	lz4			# the guest kernels' compression (base.config)
 	ccache sparse git
 	qemu-system-x86		# the guest machine
 	busybox-static udev	# guest user space
