@@ -8,6 +8,8 @@
 #   make check-distro     Debian 12 (systemd, udev, udisks2) on our kernel
 #                         with its drivers as modules; BASE=stock too
 #   make mutants          check deliberately broken cores: each must fail
+#   make ci-time [REV=r]  time .ci/run on a clean clone with a cold ccache,
+#                         line by line (build/ci-time/log)
 #   make soak [DURATION=s] the stress scenarios (hot-plug storm, swaps
 #                         under load, suspend) over and over, default
 #                         600 s; BASE=stock for the base
@@ -28,7 +30,7 @@ H := tools/testing/disk-events
 BASE ?= ours
 DURATION ?= 600
 
-.PHONY: run check check-distro soak mutants bench bench-interval bench-polls series series-check build clean
+.PHONY: run check check-distro ci-time soak mutants bench bench-interval bench-polls series series-check build clean
 
 run:
 	@$(H)/run.sh
@@ -38,6 +40,9 @@ check:
 
 check-distro:
 	@RUNNERS=e2e.py SCENARIOS=distro RESULTS_TAG=distro $(H)/check.sh $(BASE)
+
+ci-time:
+	@$(H)/ci-time.sh $(REV)
 
 soak:
 	@SOAK_SECONDS=$(DURATION) RUNNERS=e2e.py SCENARIOS=soak RESULTS_TAG=soak \
