@@ -4,19 +4,20 @@
 
 e2e.py TREE [SCENARIO...]: boot TREE's debug kernel (ours or stock; or
 the kind KERNEL_KINDS names, which build.sh makes first) once per
-scenario (default: those named in $SCENARIOS, or all but the long
-"soak"), with the scenario's drives and command line; LANES scenarios
-at a time, each on its own guest, the longest first.  The guest sends
-each TAP result, and at the end "done PLANNED PASSED FAILED SKIPPED",
-on its control channel (vm.py --results); each TAP line becomes a
-result.  Three more per scenario rest on what the host saw: the guest
-finished; its counts match the results received and the scenario's
-declared count; the console shows the guest's banner and its "done",
-and no splat.  A result the guest never sent is a FAIL of its own, so a
-run always gives its declared number of results ("PLAN N" first).
-Results are appended to $RESULTS as "PASS|FAIL|XFAIL|SKIP name" lines,
-and echoed.  TAP "# TODO" marks behaviour the base lacks: on the stock
-tree such a failure is an XFAIL; "# SKIP" is a SKIP, never a pass.
+scenario (default: those named in $SCENARIOS, or all but "soak" and
+"distro", which make soak and make check-distro run), with the
+scenario's drives and command line; LANES scenarios at a time, each on
+its own guest, the longest first.  The guest sends each TAP result, and
+at the end "done PLANNED PASSED FAILED SKIPPED", on its control channel
+(vm.py --results); each TAP line becomes a result.  Three more per
+scenario rest on what the host saw: the guest finished; its counts match
+the results received and the scenario's declared count; the console
+shows the guest's banner and its "done", and no splat.  A result the
+guest never sent is a FAIL of its own, so a run always gives its
+declared number of results ("PLAN N" first).  Results are appended to
+$RESULTS as "PASS|FAIL|XFAIL|SKIP name" lines, and echoed.  TAP "# TODO"
+marks behaviour the base lacks: on the stock tree such a failure is an
+XFAIL; "# SKIP" is a SKIP, never a pass.
 """
 
 import concurrent.futures
