@@ -3,13 +3,13 @@
 #
 # ci-time.sh [REV]: "make ci-time".  Time .ci/run as CI runs it: on a
 # clean clone of this repository at REV (default HEAD; committed work
-# only), with a ccache of its own that starts empty; run it on an
-# otherwise idle machine, as CI's is.  Every line of its output gets
-# the wall-clock time it came at, so the log shows where the minutes go
-# (the build of each kernel, each end-to-end scenario's results).
-# Writes build/ci-time/log, whose last line is "ci-time: status S, N s";
-# exits with .ci/run's status.
-# The clone and its ccache stay in build/ci-time until the next run.
+# only), with a ccache of its own that starts empty.  Run it with
+# nothing else on the machine, or its time tells little.  Every line of
+# its output gets the wall-clock time it came at, so the log shows where
+# the minutes go (the build of each kernel, each end-to-end scenario's
+# results).  Writes build/ci-time/log, whose last line is "ci-time:
+# status S, N s"; exits with .ci/run's status.  The clone and its ccache
+# stay in build/ci-time until the next run.
 
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
