@@ -5,8 +5,9 @@
 #                         media, press eject, show the uevents
 #   make check            every test on our core (debug kernel)
 #   make check BASE=stock the same tests on the pristine 6.12 base
-#   make check-distro     Debian 12 (systemd, udev, udisks2) on our kernel
-#                         with its drivers as modules; BASE=stock too
+#   make check-distro     make check's Debian 12 scenario (systemd, udev,
+#                         udisks2, modules) alone, with 20 module cycles
+#                         instead of 5; BASE=stock too
 #   make mutants          check deliberately broken cores: each must fail
 #   make ci-time [REV=r]  time .ci/run on a clean clone with a cold ccache,
 #                         line by line (build/ci-time/log)

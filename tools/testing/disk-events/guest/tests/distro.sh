@@ -7,9 +7,9 @@
 # on the way distributions turn it on; udisks2 sees every change of
 # medium, timed from the request to the kernel's uevent and to udisks2's
 # D-Bus signal; a user mounts a disc, reads it, unmounts it; the eject
-# button on a locked tray; the drivers' modules go and come back, 20
-# times each, under 100 ms polling; then "systemctl reboot".  Boot 2
-# finds polling on again, and distro-run ends it with "systemctl
+# button on a locked tray; the drivers' modules go and come back,
+# $CYCLES times each, under 100 ms polling; then "systemctl reboot".
+# Boot 2 finds polling on again, and distro-run ends it with "systemctl
 # poweroff".
 
 DISTRO_DRIVES="cd0 ahci0 usb0"
@@ -17,6 +17,9 @@ UDISKS_LOG=/tmp/udisks.log
 UD=/org/freedesktop/UDisks2
 
 DISTRO_MODULES="cdrom sr_mod sd_mod virtio_scsi ahci xhci_pci usb_storage"
+# Times each module goes and comes back: dcycles= on the command line,
+# or 20.
+CYCLES=${dcycles:-20}
 
 # loaded MODULE...: each MODULE is a module, loaded and, within 60 s,
 # live (a driver built in has no initstate; virtio_scsi stays "coming"
@@ -264,15 +267,15 @@ reported()
 	return $bad
 }
 
-# module_cycles MODULE ID...: MODULE out and in again, 20 times; each
-# time drives ID go and come back, and report the next change (found
-# by polling: QEMU's drives have no other way to say it).
+# module_cycles MODULE ID...: MODULE out and in again, $CYCLES times;
+# each time drives ID go and come back, and report the next change
+# (found by polling: QEMU's drives have no other way to say it).
 module_cycles()
 {
 	local mod=$1 i id back bad=0 t0
 	shift
 	t0=$(now_ms)
-	for i in $(seq 20); do
+	for i in $(seq $CYCLES); do
 		diag "$mod: cycle $i"
 		unload $mod || { bad=$((bad + 1)); diag "$mod $i: not unloaded"; continue; }
 		for id; do
@@ -287,7 +290,7 @@ module_cycles()
 		done
 		reported $i $back || bad=$((bad + $?))
 	done
-	tap $bad "distro: $mod out and in 20 times: $* came back and" \
+	tap $bad "distro: $mod out and in $CYCLES times: $* came back and" \
 		"reported the next change ($bad failures, $((($(now_ms) - t0) / 1000)) s)"
 }
 
@@ -327,7 +330,7 @@ if [ "$boot" -eq 1 ]; then
 	check "distro: cd0 polled after the cycles" -- polled cd0
 	for id in $DISTRO_DRIVES; do
 		check "distro: udisks2 shows $id's medium after the cycles" -- \
-			udisks_has $id "$(cycle_medium $id 20)"
+			udisks_has $id "$(cycle_medium $id $CYCLES)"
 	done
 	kill $WATCHER $UDISKS_MONITOR
 	leak_scan
