@@ -275,6 +275,8 @@ module_cycles()
 	local mod=$1 i id back bad=0 t0
 	shift
 	t0=$(now_ms)
+	# No count, no cycle: that must not pass as 0 failures.
+	[ "$CYCLES" -ge 1 ] 2>/dev/null || { bad=1; diag "dcycles=$CYCLES: not a count"; }
 	for i in $(seq $CYCLES); do
 		diag "$mod: cycle $i"
 		unload $mod || { bad=$((bad + 1)); diag "$mod $i: not unloaded"; continue; }
