@@ -302,6 +302,31 @@ class Splats(unittest.TestCase):
 
 
 
+class Folders(unittest.TestCase):
+    """The entry points make the folders they write to."""
+
+    def test_vm_with_no_build_folder_writes_its_log(self):
+        # make run's vm.py command line on a clean clone: nothing of
+        # build/ exists.  PATH has no QEMU, so the run fails at once,
+        # with vm.py's own status and its log written.
+        top = tempfile.mkdtemp(prefix="selftest-")
+        self.addCleanup(shutil.rmtree, top)
+        build = os.path.join(top, "build")
+        run = subprocess.run(
+            [sys.executable, os.path.join(HERE, "vm.py"), "--drives", "demo",
+             "--kernel", os.path.join(build, "bzImage"),
+             "--initrd", os.path.join(build, "guest.cpio"),
+             "--rundir", os.path.join(build, "run", "demo"),
+             "--log", os.path.join(build, "run", "demo.log"),
+             "--results", os.path.join(build, "run", "demo.tap"),
+             "--stamps", os.path.join(build, "run", "demo.stamps")],
+            env={"PATH": top}, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            text=True, timeout=60)
+        self.assertNotIn("Traceback", run.stdout)
+        self.assertEqual(run.returncode, 3, run.stdout)
+        self.assertTrue(os.path.exists(os.path.join(build, "run", "demo.log")))
+
+
 class Handshake(unittest.TestCase):
     """Tests wait for a listener to say it listens, not for a while."""
 

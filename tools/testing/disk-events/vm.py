@@ -73,6 +73,14 @@ import machine
 import qmp as qmplib
 
 
+def open_output(path, mode="w"):
+    """Open @path for writing, making its folders first: every file the
+    harness writes may be the first in a build/ that does not exist yet
+    (a clean clone's "make run")."""
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    return open(path, mode)
+
+
 def listen(path):
     if os.path.exists(path):
         os.unlink(path)
@@ -88,12 +96,12 @@ class Guest:
         self.done = False
         self.trace_mark = 0
         self.mark_time = time.monotonic()
-        self.results = open(args.results, "w") if args.results else None
+        self.results = open_output(args.results) if args.results else None
         self.later = []                 # (due, request line), by "later"
-        self.log = open(args.log, "wb")
+        self.log = open_output(args.log, "wb")
         self.ctl_buf = b""
         self.con_buf = b""
-        self.stamps = open(args.stamps, "w") if args.stamps else None
+        self.stamps = open_output(args.stamps) if args.stamps else None
         self.boots = 0
         self.kept = "0 0 0 0"           # TAP counts across restarts
         self.deadline = None            # (monotonic s, SECS) by "deadline"
