@@ -10,6 +10,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <glob.h>
 #include <limits.h>
 #include <poll.h>
 #include <stdbool.h>
@@ -23,7 +24,6 @@
 
 #define SYS_BLOCK	"/sys/block"
 #define DEBUGFS_BLOCK	"/sys/kernel/debug/block"
-#define DFL_POLL_PARAM	"/sys/module/block/parameters/events_dfl_poll_msecs"
 
 static const char usage[] =
 "Usage: diskevents COMMAND [ARGS]\n"
@@ -33,10 +33,12 @@ static const char usage[] =
 "\n"
 "Commands:\n"
 "  list [--stats]       one line per disk that supports events: device,\n"
-"                       events and effective poll interval with its\n"
-"                       source (from sysfs), and the events pending until\n"
-"                       the next open (from the core's debugfs statistics\n"
-"                       when present, which need root; \"?\" otherwise);\n"
+"                       events, the poll interval in effect with its\n"
+"                       source, or \"not polled\" for a disk whose driver\n"
+"                       sends its events itself, and the events pending\n"
+"                       until the next open; an own interval comes from\n"
+"                       sysfs, the rest from the core's debugfs\n"
+"                       statistics (they need root; \"?\" without them);\n"
 "                       --stats adds every statistic: checks, events\n"
 "                       found, uevents sent, last check, time blocked,\n"
 "                       block depth, damping of a flapping drive\n"
@@ -130,32 +132,57 @@ static void print_stats(const char *stats)
 }
 
 /*
- * A disk's interval, from sysfs (a stable interface): its own
- * events_poll_msecs if >= 0, else the system default.  Drivers do not
- * show in sysfs whether they follow the default; those that report
- * events to user space (a non-empty "events") are taken to, which holds
- * for every in-tree driver (sr and sd do, the floppy does neither).
+ * Whether the kernel keeps the core's statistics: some disk has them.  A
+ * kernel without them (mainline), or debugfs not mounted or not readable
+ * (it needs root), finds none.
  */
-static void describe_interval(const char *msecs, const char *events,
+static bool kernel_keeps_stats(void)
+{
+	glob_t g;
+	bool found = !glob(DEBUGFS_BLOCK "/*/disk_events", 0, NULL, &g);
+
+	if (found)
+		globfree(&g);
+	return found;
+}
+
+/*
+ * A disk's poll interval and where it comes from, into @buf.  Its own
+ * events_poll_msecs (sysfs) when 0 or more: only a disk whose events the
+ * core checks takes one.  At -1, sysfs cannot tell whether the core polls
+ * the disk at the default: a driver that sends its events itself (loop,
+ * nbd and md call disk_force_media_change()) shows them in "events" but
+ * has no ->check_events(), and a driver that checks may still not follow
+ * the default (no DISK_EVENT_FLAG_POLL).  The core's statistics (@stats)
+ * can: it keeps them for every disk it checks, with the interval in
+ * effect and its source, and for no other disk.  Without them anywhere,
+ * the interval is unknown: "?".
+ */
+static void describe_interval(const char *msecs, const char *stats,
 			      char *buf, size_t len)
 {
-	char dfl[32] = "?";
+	char poll[32], source[32];
 	long own = strtol(msecs, NULL, 10);
 
 	if (own > 0) {
 		snprintf(buf, len, "%ld ms (own)", own);
 	} else if (own == 0) {
 		snprintf(buf, len, "off (own)");
-	} else if (!*events) {
-		snprintf(buf, len, "off (unpolled)");
-	} else {
-		read_attr(DFL_POLL_PARAM, dfl, sizeof(dfl));
-		if (strtol(dfl, NULL, 10) > 0)
-			snprintf(buf, len, "%s ms (default)", dfl);
+	} else if (*stats) {
+		stat_get(stats, "poll_msecs", poll, sizeof(poll));
+		stat_get(stats, "poll_source", source, sizeof(source));
+		if (strtol(poll, NULL, 10) > 0)
+			snprintf(buf, len, "%s ms (%s)", poll, source);
 		else
-			snprintf(buf, len, "off (default)");
+			snprintf(buf, len, "off (%s)", source);
+	} else if (kernel_keeps_stats()) {
+		snprintf(buf, len, "not polled (driver sends its events)");
+	} else {
+		snprintf(buf, len, "? (no statistics)");
 	}
 }
+
+#define LIST_FORMAT	"%-10s %-28s %-37s %s\n"
 
 /* One line for @dev, and its statistics if @with_stats; false if it has
  * no events.
@@ -168,11 +195,10 @@ static bool list_disk(const char *dev, bool with_stats)
 	    read_disk_attr(dev, "events", events, sizeof(events)) ||
 	    !(strcmp(msecs, "-1") | strcmp(events, "")))
 		return false;
-	describe_interval(msecs, events, intv, sizeof(intv));
 	read_stats(dev, stats, sizeof(stats));
+	describe_interval(msecs, stats, intv, sizeof(intv));
 	stat_get(stats, "pending", pending, sizeof(pending));
-	printf("%-10s %-28s %-20s %s\n", dev, *events ? events : "-", intv,
-	       pending);
+	printf(LIST_FORMAT, dev, *events ? events : "-", intv, pending);
 	if (with_stats && *stats)
 		print_stats(stats);
 	else if (with_stats)
@@ -195,7 +221,7 @@ static int cmd_list(int argc, char **argv)
 		perror(SYS_BLOCK);
 		return 1;
 	}
-	printf("%-10s %-28s %-20s %s\n", "DEVICE", "EVENTS", "POLL", "PENDING");
+	printf(LIST_FORMAT, "DEVICE", "EVENTS", "POLL", "PENDING");
 	for (i = 0; i < n; i++) {
 		if (names[i]->d_name[0] != '.')
 			list_disk(names[i]->d_name, with_stats);

@@ -44,7 +44,7 @@ SCENARIOS = {
     "drivers": ("drivers", "standard", "block.events_dfl_poll_msecs=1000", 300, 6 + 1),
     "eject": ("eject", "standard", "block.events_dfl_poll_msecs=1000", 300, 8 + 1),
     "rates": ("rates", "standard", "block.events_dfl_poll_msecs=1000", 300, 24 + 1),
-    "tool": ("tool", "standard", "block.events_dfl_poll_msecs=1000", 300, 30 + 1),
+    "tool": ("tool", "standard", "block.events_dfl_poll_msecs=1000", 300, 32 + 1),
     "udev": ("udev", "standard", "block.events_dfl_poll_msecs=1000", 600, 7 + 1),
     "beyond": ("beyond", "standard", "block.events_dfl_poll_msecs=1000", 300, 11 + 1),
     "loop": ("loop", "standard", "", 300, 5 + 1),
