@@ -37,6 +37,8 @@ BUILD = os.path.realpath(os.environ.get("BUILD", os.path.join(HERE, "../../../bu
 # results the guest sends: the tests' own, and the final kmemleak scan)
 SCENARIOS = {
     "boot": ("boot", "standard", "", 300, 1 + 1),
+    # make run's demo, as run.sh boots it (on the debug kernel here).
+    "demo": ("demo", "demo", "block.events_dfl_poll_msecs=2000", 300, 5 + 1),
     "sysfs": ("sysfs", "standard", "block.events_dfl_poll_msecs=1000", 300, 45 + 1),
     "media": ("media", "standard", "block.events_dfl_poll_msecs=1000", 400, 13 + 1),
     "hotplug": ("hotplug", "standard", "block.events_dfl_poll_msecs=1000", 300, 6 + 1),
