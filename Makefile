@@ -5,9 +5,14 @@
 #                         media, press eject, show the uevents
 #   make check            every test on our core (debug kernel)
 #   make check BASE=stock the same tests on the pristine 6.12 base
+#   make check-long       all that make check runs, with the regression
+#                         guards at their full counts (30 reboots, 30
+#                         kexecs, 50 + 50 surprise removals, 100 hot-plug
+#                         cycles, 50 swaps, 20 cycles of each module);
+#                         BASE=stock too
 #   make check-distro     make check's Debian 12 scenario (systemd, udev,
-#                         udisks2, modules) alone, with 20 module cycles
-#                         instead of 5; BASE=stock too
+#                         udisks2, modules) alone, with its 20 module
+#                         cycles of make check-long; BASE=stock too
 #   make mutants          check deliberately broken cores: each must fail
 #   make ci-time [REV=r]  time .ci/run on a clean clone with a cold ccache,
 #                         line by line (build/ci-time/log)
@@ -31,7 +36,8 @@ H := tools/testing/disk-events
 BASE ?= ours
 DURATION ?= 600
 
-.PHONY: run check check-distro ci-time soak mutants bench bench-interval bench-polls series series-check build clean
+.PHONY: run check check-long check-distro ci-time soak mutants bench \
+	bench-interval bench-polls series series-check build clean
 
 run:
 	@$(H)/run.sh
@@ -39,8 +45,12 @@ run:
 check:
 	@$(H)/check.sh $(BASE)
 
+check-long:
+	@E2E_LONG=1 RESULTS_TAG=long $(H)/check.sh $(BASE)
+
 check-distro:
-	@RUNNERS=e2e.py SCENARIOS=distro RESULTS_TAG=distro $(H)/check.sh $(BASE)
+	@E2E_LONG=1 RUNNERS=e2e.py SCENARIOS=distro RESULTS_TAG=distro \
+	 $(H)/check.sh $(BASE)
 
 ci-time:
 	@$(H)/ci-time.sh $(REV)

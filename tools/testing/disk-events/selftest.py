@@ -10,6 +10,7 @@ boots TREE's debug kernel and stops QEMU under it.  Results go to
 $RESULTS as "selftest: CASE" lines, declared first.
 """
 
+import importlib
 import io
 import json
 import os
@@ -300,6 +301,34 @@ class Splats(unittest.TestCase):
     def test_every_sample_splat_is_caught(self):
         self.assertEqual(console.self_test(), 0)
 
+
+
+class Repeats(unittest.TestCase):
+    """make check-long runs make check's scenarios with their regression
+    guards at full count; make check at fewer."""
+
+    def scenarios(self, long):
+        with mock.patch.dict(os.environ, {"E2E_LONG": "1" if long else ""}):
+            importlib.reload(e2e)
+        self.addCleanup(importlib.reload, e2e)
+        return e2e.EVERY_SCENARIO, e2e.DEFAULT_SCENARIOS
+
+    def test_check_long_runs_the_guards_at_full_count(self):
+        every, default = self.scenarios(long=True)
+        self.assertIn("drestarts=30", every["reboots"][2])
+        self.assertEqual(every["kexecs"][4], 30 + 1)
+        self.assertIn("dremovals=50", every["removal"][2])
+        self.assertIn("dcycles=100", every["storm"][2])
+        self.assertIn("dswaps=50", every["swaps"][2])
+        self.assertIn("dcycles=20", every["distro"][2])
+        self.assertEqual(default, self.scenarios(long=False)[1])
+
+    def test_check_repeats_them_fewer_times(self):
+        every, _ = self.scenarios(long=False)
+        self.assertIn("drestarts=5", every["reboots"][2])
+        self.assertEqual(every["reboots"][4], 5 + 1)
+        self.assertIn("dremovals=10", every["removal"][2])
+        self.assertIn("dcycles=2", every["distro"][2])
 
 
 class Folders(unittest.TestCase):
