@@ -18,14 +18,14 @@ set -euo pipefail
 unpack_base()
 {
 	local ver
-	ver=$(dpkg-query -W -f='${Version}' $BASE_PACKAGE)
-	echo "assemble: unpacking $BASE_PACKAGE $ver (once)"
+	ver=$(base_package_version)
+	echo "assemble: unpacking $BASE_PACKAGE $ver (once per version)"
 	rm -rf "$TREE" "$STOCK" "$TREE.tmp"
 	mkdir -p "$TREE.tmp"
 	tar -xJf $BASE_TARBALL -C "$TREE.tmp" --strip-components=1
 	git -C "$TREE.tmp" init -q -b base-import
 	git -C "$TREE.tmp" add -A -f .
-	git -C "$TREE.tmp" commit -q -m "Debian $BASE_PACKAGE $ver (pristine base)"
+	git -C "$TREE.tmp" commit -q -m "$(base_subject "$ver")"
 	git -C "$TREE.tmp" tag base
 	mv "$TREE.tmp" "$TREE"
 }
@@ -80,7 +80,7 @@ build_commits()
 	echo "$stock $head"
 }
 
-[ -d "$TREE/.git" ] || unpack_base
+base_is_current || unpack_base
 cd "$TREE"
 read -r stock head < <(build_commits)
 git checkout -q -f -B ours "$head"
@@ -89,6 +89,6 @@ git branch -q -f stock "$stock"
 [ -d "$STOCK" ] || git worktree add -q --detach "$STOCK" base
 git -C "$STOCK" checkout -q -f --detach "$stock"
 git -C "$STOCK" clean -q -fd
-ver="$(dpkg-query -W -f='${Version}' $BASE_PACKAGE)"
+ver=$(base_package_version)
 echo "Debian $BASE_PACKAGE $ver, Linux $(make -s kernelversion)" > "$BUILD/base-version"
 echo "assemble: base $(cat "$BUILD/base-version"), ours at $(git rev-parse --short HEAD)"

@@ -18,6 +18,20 @@ CORE_FILES="block/disk-events.c include/trace/events/disk_events.h"
 
 die() { echo "$(basename "$0"): $*" >&2; exit 1; }
 
+base_package_version() { dpkg-query -W -f='${Version}' $BASE_PACKAGE; }
+
+# base_subject VERSION: the subject of the base commit unpacked from
+# version VERSION of the base package: the key of that cache.
+base_subject() { echo "Debian $BASE_PACKAGE $1 (pristine base)"; }
+
+# base_is_current: $TREE holds the base unpacked from the package
+# installed now (a new version of it must be unpacked again).
+base_is_current()
+{
+	[ "$(git -C "$TREE" log -1 --format=%s base 2>/dev/null)" = \
+	  "$(base_subject "$(base_package_version)")" ]
+}
+
 # guest_files ROOT: put into the guest root ROOT our programs (static,
 # so they need nothing from it) in /bin, and the guest's test library
 # and tests in /lib/disk-events.

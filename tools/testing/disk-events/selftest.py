@@ -356,6 +356,33 @@ class Folders(unittest.TestCase):
         self.assertTrue(os.path.exists(os.path.join(build, "run", "demo.log")))
 
 
+class Caches(unittest.TestCase):
+    """A cache is used only for the inputs it was made from."""
+
+    def base_is_current(self, version):
+        """lib.sh's base_is_current on a $TREE unpacked from @version of
+        the base package (None: the version installed)."""
+        build = tempfile.mkdtemp(prefix="selftest-")
+        self.addCleanup(shutil.rmtree, build)
+        tree = os.path.join(build, "linux")
+        lib = ". %s/lib.sh; " % HERE
+        subject = subprocess.run(
+            ["bash", "-c", lib + 'base_subject "${1:-$(base_package_version)}"',
+             "-", version or ""], check=True, stdout=subprocess.PIPE, text=True).stdout
+        git = ["git", "-C", tree, "-c", "user.name=t", "-c", "user.email=t@t.invalid"]
+        subprocess.run(["git", "init", "-q", tree], check=True)
+        subprocess.run(git + ["commit", "-q", "--allow-empty", "-m", subject], check=True)
+        subprocess.run(git + ["tag", "base"], check=True)
+        return subprocess.run(["bash", "-c", lib + "base_is_current"],
+                              env=dict(os.environ, BUILD=build)).returncode == 0
+
+    def test_unpacked_base_of_the_installed_package_is_kept(self):
+        self.assertTrue(self.base_is_current(None))
+
+    def test_new_base_package_is_unpacked_again(self):
+        self.assertFalse(self.base_is_current("6.12.0-0"))
+
+
 class Handshake(unittest.TestCase):
     """Tests wait for a listener to say it listens, not for a while."""
 
