@@ -138,7 +138,7 @@ for p in "$BUILD"/series/00[0-9][0-9]-*.patch; do
 			CFLAGS="-O2 -Werror" 2>&1)
 		result $? "tools/disk-events builds with -Werror after $name" || echo "$out"
 	fi
-	git -C "$TREE" cat-file -e HEAD:block/disk-events-test.c 2>/dev/null &&
+	git -C "$TREE" cat-file -e HEAD:block/disk-events-test-suites.c 2>/dev/null &&
 		[ -z "$kunit_at" ] && kunit_at=$(git -C "$TREE" rev-parse HEAD)
 done
 [ "$n" -ge 8 ] && [ "$n" -le 16 ]
@@ -160,7 +160,7 @@ nth=$(ls "$HARNESS"/series/[0-9]*-*.txt | grep -n . | while IFS=: read -r i f; d
 rewrite=$(git -C "$TREE" rev-list --reverse base..series-check | sed -n "${nth}p")
 git -C "$TREE" checkout -q -f -B series-rewrite "$rewrite" &&
 	git -C "$TREE" checkout -q "$kunit_at" -- \
-		block/disk-events-test.c block/Kconfig block/Makefile &&
+		'block/disk-events-test*' block/Kconfig block/Makefile &&
 	git -C "$TREE" commit -q -m "the rewrite, with the KUnit suites"
 result $? "the KUnit suites added to the rewrite"
 build_here "the rewrite, with the KUnit suites"
