@@ -40,7 +40,7 @@ static void hammer_open(struct hammers *h, blk_mode_t mode)
 					       NULL);
 
 	if (!IS_ERR(f))
-		close_disk(f);
+		det_close_disk(f);
 	else if (PTR_ERR(f) != -EBUSY && PTR_ERR(f) != -ENXIO)
 		atomic_inc(&h->errors);
 }
@@ -114,12 +114,12 @@ static struct hammers *start_hammers(struct kunit *test, struct fake_disk *fd,
 /* Polled every 1 ms, @fd takes a second of hammers; did its checks overlap? */
 static void expect_serial_checks(struct kunit *test, bool outside_open)
 {
-	struct fake_disk *fd = fake_cdrom(test);
+	struct fake_disk *fd = det_fake_cdrom(test);
 	struct hammers *h;
 
 	/* Sleep in the driver, so another caller can get in even on one CPU. */
 	WRITE_ONCE(fd->slow_ms, 1);
-	set_poll_msecs(fd, "1");
+	det_set_poll_msecs(fd, "1");
 	h = start_hammers(test, fd, outside_open);
 	msleep(HAMMER_MS);
 	stop_hammers(h);
@@ -127,24 +127,24 @@ static void expect_serial_checks(struct kunit *test, bool outside_open)
 	KUNIT_EXPECT_EQ(test, atomic_read(&h->errors), 0);
 	KUNIT_EXPECT_FALSE(test, READ_ONCE(fd->overlapped));
 	/* Every block was undone: polling goes on. */
-	KUNIT_EXPECT_TRUE(test, keeps_polling(fd));
+	KUNIT_EXPECT_TRUE(test, det_keeps_polling(fd));
 }
 
-void checks_stay_serial_under_many_blockers_and_flushes(struct kunit *test)
+void det_checks_stay_serial_under_many_blockers_and_flushes(struct kunit *test)
 {
 	expect_serial_checks(test, false);
 }
 
-void removal_amid_many_blockers_ends_checks(struct kunit *test)
+void det_removal_amid_many_blockers_ends_checks(struct kunit *test)
 {
-	struct fake_disk *fd = fake_cdrom(test);
+	struct fake_disk *fd = det_fake_cdrom(test);
 	struct hammers *h;
 
 	WRITE_ONCE(fd->slow_ms, 1);
-	set_poll_msecs(fd, "1");
+	det_set_poll_msecs(fd, "1");
 	h = start_hammers(test, fd, false);
 	msleep(HAMMER_MS / 2);
-	do_del_gendisk(fd);
+	det_do_del_gendisk(fd);
 	msleep(HAMMER_MS / 2);
 	stop_hammers(h);
 	KUNIT_EXPECT_EQ(test, atomic_read(&h->errors), 0);
@@ -154,41 +154,41 @@ void removal_amid_many_blockers_ends_checks(struct kunit *test)
 
 /* --- clears outside open, beyond mainline --- */
 
-void concurrent_clears_never_overlap(struct kunit *test)
+void det_concurrent_clears_never_overlap(struct kunit *test)
 {
-	struct fake_disk *fd = fake_cdrom(test);
+	struct fake_disk *fd = det_fake_cdrom(test);
 	struct side_call *first, *second;
 
-	hold_checks(fd);
-	first = start_side_call(test, do_check_media_change, fd);
-	KUNIT_ASSERT_TRUE(test, check_entered(fd));
+	det_hold_checks(fd);
+	first = det_start_side_call(test, det_do_check_media_change, fd);
+	KUNIT_ASSERT_TRUE(test, det_check_entered(fd));
 	/* A driver calling it outside ->open(), without open_mutex. */
-	second = start_side_call(test, do_check_media_change, fd);
+	second = det_start_side_call(test, det_do_check_media_change, fd);
 	msleep(QUIET_MS);
-	release_checks(fd);
-	KUNIT_EXPECT_TRUE(test, side_call_done(first, WAIT_MS));
-	KUNIT_EXPECT_TRUE(test, side_call_done(second, WAIT_MS));
+	det_release_checks(fd);
+	KUNIT_EXPECT_TRUE(test, det_side_call_done(first, WAIT_MS));
+	KUNIT_EXPECT_TRUE(test, det_side_call_done(second, WAIT_MS));
 	KUNIT_EXPECT_FALSE(test, READ_ONCE(fd->overlapped));
 }
 
 /* Mainline serialises only the clears that opens make, by open_mutex. */
-void checks_stay_serial_with_clears_outside_open(struct kunit *test)
+void det_checks_stay_serial_with_clears_outside_open(struct kunit *test)
 {
 	expect_serial_checks(test, true);
 }
 
 /* --- a slow drive --- */
 
-void slow_drive_delays_no_other(struct kunit *test)
+void det_slow_drive_delays_no_other(struct kunit *test)
 {
-	struct fake_disk *slow = fake_cdrom(test), *other = fake_cdrom(test);
+	struct fake_disk *slow = det_fake_cdrom(test), *other = det_fake_cdrom(test);
 
-	hold_checks(slow);
+	det_hold_checks(slow);
 	disk_flush_events(slow->disk, 0);
-	KUNIT_ASSERT_TRUE(test, check_entered(slow));
-	set_poll_msecs(other, FAST_POLL);
-	KUNIT_EXPECT_TRUE(test, keeps_polling(other));
-	release_checks(slow);
+	KUNIT_ASSERT_TRUE(test, det_check_entered(slow));
+	det_set_poll_msecs(other, FAST_POLL);
+	KUNIT_EXPECT_TRUE(test, det_keeps_polling(other));
+	det_release_checks(slow);
 }
 
 /* Wait until a check is inside ->check_events(). */
@@ -218,7 +218,7 @@ static void do_exclusive_write_open(struct fake_disk *fd)
 					       BLK_OPEN_EXCL, fd, NULL);
 
 	if (!IS_ERR(f))
-		close_disk(f);
+		det_close_disk(f);
 }
 
 /* How often the others are polled beside a slow drive (ms). */
@@ -229,53 +229,53 @@ static void do_exclusive_write_open(struct fake_disk *fd)
  * leaves them on their interval: each is checked at least half as often
  * as its interval allows while the slow one is in its checks.
  */
-void slow_polled_drive_leaves_the_others_polled(struct kunit *test)
+void det_slow_polled_drive_leaves_the_others_polled(struct kunit *test)
 {
-	struct fake_disk *slow = fake_cdrom(test), *others[3];
+	struct fake_disk *slow = det_fake_cdrom(test), *others[3];
 	int i, before[ARRAY_SIZE(others)];
 
 	for (i = 0; i < ARRAY_SIZE(others); i++)
-		others[i] = fake_cdrom(test);
-	set_poll_msecs(slow, "100");
+		others[i] = det_fake_cdrom(test);
+	det_set_poll_msecs(slow, "100");
 	WRITE_ONCE(slow->slow_ms, SLOW_MS);
 	for (i = 0; i < ARRAY_SIZE(others); i++)
-		set_poll_msecs(others[i], "100");
+		det_set_poll_msecs(others[i], "100");
 	/* The slow drive's flushed check, then its polls, take SLOW_MS each. */
 	msleep(BESIDE_SLOW_POLL_MS);
 	for (i = 0; i < ARRAY_SIZE(others); i++)
-		before[i] = fake_calls(others[i]);
+		before[i] = det_fake_calls(others[i]);
 	msleep(SLOW_MS);
 	for (i = 0; i < ARRAY_SIZE(others); i++)
-		KUNIT_EXPECT_GE(test, fake_calls(others[i]) - before[i],
+		KUNIT_EXPECT_GE(test, det_fake_calls(others[i]) - before[i],
 				SLOW_MS / BESIDE_SLOW_POLL_MS / 2);
 	WRITE_ONCE(slow->slow_ms, 0);
 }
 
-void slow_check_delays_blockers_without_deadlock(struct kunit *test)
+void det_slow_check_delays_blockers_without_deadlock(struct kunit *test)
 {
-	struct fake_disk *fd = fake_cdrom(test);
+	struct fake_disk *fd = det_fake_cdrom(test);
 	struct side_call *blocker, *writer;
 
 	WRITE_ONCE(fd->slow_ms, SLOW_MS);
 	disk_flush_events(fd->disk, 0);
 	KUNIT_ASSERT_TRUE(test, check_running(fd));
-	blocker = start_side_call(test, do_block_unblock, fd);
-	writer = start_side_call(test, do_exclusive_write_open, fd);
-	KUNIT_EXPECT_TRUE(test, side_call_done(blocker, WAIT_MS));
-	KUNIT_EXPECT_TRUE(test, side_call_done(writer, WAIT_MS));
+	blocker = det_start_side_call(test, do_block_unblock, fd);
+	writer = det_start_side_call(test, do_exclusive_write_open, fd);
+	KUNIT_EXPECT_TRUE(test, det_side_call_done(blocker, WAIT_MS));
+	KUNIT_EXPECT_TRUE(test, det_side_call_done(writer, WAIT_MS));
 	KUNIT_EXPECT_FALSE(test, READ_ONCE(fd->overlapped));
 	WRITE_ONCE(fd->slow_ms, 0);
 }
 
-void slow_check_delays_removal_without_deadlock(struct kunit *test)
+void det_slow_check_delays_removal_without_deadlock(struct kunit *test)
 {
-	struct fake_disk *fd = fake_cdrom(test);
+	struct fake_disk *fd = det_fake_cdrom(test);
 	struct side_call *remover;
 
 	WRITE_ONCE(fd->slow_ms, SLOW_MS);
 	disk_flush_events(fd->disk, 0);
 	KUNIT_ASSERT_TRUE(test, check_running(fd));
-	remover = start_side_call(test, do_del_gendisk, fd);
-	KUNIT_EXPECT_TRUE(test, side_call_done(remover, WAIT_MS));
+	remover = det_start_side_call(test, det_do_del_gendisk, fd);
+	KUNIT_EXPECT_TRUE(test, det_side_call_done(remover, WAIT_MS));
 	KUNIT_EXPECT_FALSE(test, READ_ONCE(fd->called_after_del));
 }

@@ -64,53 +64,53 @@ static void start_early_in_slot(unsigned int period_ms)
 		msleep(20);
 }
 
-void flapping_found_by_polls_slows_polling(struct kunit *test)
+void det_flapping_found_by_polls_slows_polling(struct kunit *test)
 {
 	struct fake_disk *fd;
 	struct tp_probe *p;
 	int n;
 
-	needs_debugfs(test);
-	fd = fake_cdrom(test);
-	p = tp_attach(test, fd, "disk_events_damp", on_damp);
+	det_needs_debugfs(test);
+	fd = det_fake_cdrom(test);
+	p = det_tp_attach(test, fd, "disk_events_damp", on_damp);
 	start_flapping(fd, DISK_EVENT_MEDIA_CHANGE);
-	n = fake_calls(fd);
-	set_poll_msecs(fd, FAST_POLL);
+	n = det_fake_calls(fd);
+	det_set_poll_msecs(fd, FAST_POLL);
 	/* The interval write's check and then polls, all "changed". */
-	KUNIT_ASSERT_TRUE(test, wait_checked(fd, n + FLAP_CHECKS));
-	KUNIT_EXPECT_EQ(test, stat_of(fd, "flapping"), 1);
-	KUNIT_EXPECT_EQ(test, stat_of(fd, "damp_level"), 1);
-	KUNIT_EXPECT_EQ(test, stat_of(fd, "damp_period_ms"), 2 * DAMP_MIN_MS);
+	KUNIT_ASSERT_TRUE(test, det_wait_checked(fd, n + FLAP_CHECKS));
+	KUNIT_EXPECT_EQ(test, det_stat_of(fd, "flapping"), 1);
+	KUNIT_EXPECT_EQ(test, det_stat_of(fd, "damp_level"), 1);
+	KUNIT_EXPECT_EQ(test, det_stat_of(fd, "damp_period_ms"), 2 * DAMP_MIN_MS);
 	KUNIT_EXPECT_EQ(test, atomic_read(&p->hits), 1);
 	KUNIT_EXPECT_EQ(test, p->last_u64, 2 * DAMP_MIN_MS);
 	/* Polled every 2000 ms now, not every 10: one check in 1 s at most. */
-	KUNIT_EXPECT_LE(test, calls_in(fd, 1000), 1);
+	KUNIT_EXPECT_LE(test, det_calls_in(fd, 1000), 1);
 }
 
-void flapping_found_by_opens_holds_uevents(struct kunit *test)
+void det_flapping_found_by_opens_holds_uevents(struct kunit *test)
 {
 	struct fake_disk *fd;
 	struct listener *l;
 
-	needs_debugfs(test);
-	fd = fake_cdrom(test);		/* not polled */
-	l = listener_open(test);
+	det_needs_debugfs(test);
+	fd = det_fake_cdrom(test);		/* not polled */
+	l = det_listener_open(test);
 	start_flapping(fd, DISK_EVENT_MEDIA_CHANGE);
 	/* All the opens below within one slot of the level 1 period. */
 	start_early_in_slot(2 * DAMP_MIN_MS);
 	opens_learn_of_changes(fd, FLAP_CHECKS);
 	/* Uevents until it is found flapping, the last one included. */
-	KUNIT_EXPECT_EQ(test, count_uevents(l, fd, "DISK_MEDIA_CHANGE",
-					    QUIET_MS), FLAP_CHECKS);
-	KUNIT_EXPECT_EQ(test, stat_of(fd, "damp_level"), 1);
+	KUNIT_EXPECT_EQ(test, det_count_uevents(l, fd, "DISK_MEDIA_CHANGE",
+						QUIET_MS), FLAP_CHECKS);
+	KUNIT_EXPECT_EQ(test, det_stat_of(fd, "damp_level"), 1);
 
 	opens_learn_of_changes(fd, FLAP_CHECKS - 1);
-	KUNIT_EXPECT_EQ(test, count_uevents(l, fd, "DISK_MEDIA_CHANGE",
-					    QUIET_MS), 0);
-	KUNIT_EXPECT_EQ(test, stat_of(fd, "uevents_held"), FLAP_CHECKS - 1);
+	KUNIT_EXPECT_EQ(test, det_count_uevents(l, fd, "DISK_MEDIA_CHANGE",
+						QUIET_MS), 0);
+	KUNIT_EXPECT_EQ(test, det_stat_of(fd, "uevents_held"), FLAP_CHECKS - 1);
 	/* The held change is told once, when its 2000 ms period ends. */
-	KUNIT_EXPECT_EQ(test, count_uevents(l, fd, "DISK_MEDIA_CHANGE",
-					    2 * DAMP_MIN_MS + QUIET_MS), 1);
+	KUNIT_EXPECT_EQ(test, det_count_uevents(l, fd, "DISK_MEDIA_CHANGE",
+						2 * DAMP_MIN_MS + QUIET_MS), 1);
 }
 
 /*
@@ -118,106 +118,106 @@ void flapping_found_by_opens_holds_uevents(struct kunit *test)
  * the drive's checks find none: a change in every slot of the grid (at
  * least DAMP_MIN_MS) still makes the disk flapping, at the fourth slot.
  */
-void changes_in_slots_in_a_row_are_flapping(struct kunit *test)
+void det_changes_in_slots_in_a_row_are_flapping(struct kunit *test)
 {
 	struct fake_disk *fd;
 	int i;
 
-	needs_debugfs(test);
-	fd = fake_cdrom(test);		/* not polled: slots of DAMP_MIN_MS */
+	det_needs_debugfs(test);
+	fd = det_fake_cdrom(test);		/* not polled: slots of DAMP_MIN_MS */
 	start_early_in_slot(DAMP_MIN_MS);
 	for (i = 1; i <= FLAP_CHECKS; i++) {
-		fake_answer(fd, DISK_EVENT_MEDIA_CHANGE);
+		det_fake_answer(fd, DISK_EVENT_MEDIA_CHANGE);
 		KUNIT_EXPECT_TRUE(test, disk_check_media_change(fd->disk));
 		KUNIT_EXPECT_FALSE(test, disk_check_media_change(fd->disk));
-		KUNIT_EXPECT_EQ(test, stat_of(fd, "damp_level"),
+		KUNIT_EXPECT_EQ(test, det_stat_of(fd, "damp_level"),
 				i == FLAP_CHECKS ? 1 : 0);
 		msleep(DAMP_MIN_MS);
 	}
-	KUNIT_EXPECT_EQ(test, stat_of(fd, "flapping"), 1);
+	KUNIT_EXPECT_EQ(test, det_stat_of(fd, "flapping"), 1);
 }
 
 /* Like floppy's: no uevents, no loop with udev, no damping. */
-void drive_without_uevents_is_never_flapping(struct kunit *test)
+void det_drive_without_uevents_is_never_flapping(struct kunit *test)
 {
 	struct fake_disk *fd;
 
-	needs_debugfs(test);
-	fd = fake_alloc(test, DISK_EVENT_MEDIA_CHANGE, 0);
-	fake_add(fd);
+	det_needs_debugfs(test);
+	fd = det_fake_alloc(test, DISK_EVENT_MEDIA_CHANGE, 0);
+	det_fake_add(fd);
 	start_flapping(fd, DISK_EVENT_MEDIA_CHANGE);
 	opens_learn_of_changes(fd, 2 * FLAP_CHECKS);
-	KUNIT_EXPECT_EQ(test, stat_of(fd, "flapping"), 0);
-	KUNIT_EXPECT_EQ(test, stat_of(fd, "damp_level"), 0);
+	KUNIT_EXPECT_EQ(test, det_stat_of(fd, "flapping"), 0);
+	KUNIT_EXPECT_EQ(test, det_stat_of(fd, "damp_level"), 0);
 }
 
-void damping_rises_a_level_per_run_up_to_its_cap(struct kunit *test)
+void det_damping_rises_a_level_per_run_up_to_its_cap(struct kunit *test)
 {
 	struct fake_disk *fd;
 	struct tp_probe *p;
 	int level;
 
-	needs_debugfs(test);
-	fd = fake_cdrom(test);
-	p = tp_attach(test, fd, "disk_events_damp", on_damp);
+	det_needs_debugfs(test);
+	fd = det_fake_cdrom(test);
+	p = det_tp_attach(test, fd, "disk_events_damp", on_damp);
 	start_flapping(fd, DISK_EVENT_MEDIA_CHANGE);
 	for (level = 1; level <= DAMP_MAX + 2; level++) {
 		opens_learn_of_changes(fd, FLAP_CHECKS);
-		KUNIT_EXPECT_EQ(test, stat_of(fd, "damp_level"),
+		KUNIT_EXPECT_EQ(test, det_stat_of(fd, "damp_level"),
 				min(level, DAMP_MAX));
 	}
-	KUNIT_EXPECT_EQ(test, stat_of(fd, "damp_period_ms"),
+	KUNIT_EXPECT_EQ(test, det_stat_of(fd, "damp_period_ms"),
 			DAMP_MIN_MS << DAMP_MAX);
-	KUNIT_EXPECT_EQ(test, stat_of(fd, "flapping"), 1);
+	KUNIT_EXPECT_EQ(test, det_stat_of(fd, "flapping"), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&p->hits), DAMP_MAX);
 	KUNIT_EXPECT_EQ(test, p->last_mask, DAMP_MAX);
 }
 
-void damping_ends_after_a_quiet_stretch(struct kunit *test)
+void det_damping_ends_after_a_quiet_stretch(struct kunit *test)
 {
 	struct fake_disk *fd;
 	struct listener *l;
 	struct tp_probe *p;
 
-	needs_debugfs(test);
-	fd = fake_cdrom(test);
-	p = tp_attach(test, fd, "disk_events_damp", on_damp);
+	det_needs_debugfs(test);
+	fd = det_fake_cdrom(test);
+	p = det_tp_attach(test, fd, "disk_events_damp", on_damp);
 	start_flapping(fd, DISK_EVENT_MEDIA_CHANGE);
 	opens_learn_of_changes(fd, FLAP_CHECKS);
-	KUNIT_ASSERT_EQ(test, stat_of(fd, "damp_level"), 1);
+	KUNIT_ASSERT_EQ(test, det_stat_of(fd, "damp_level"), 1);
 
 	start_flapping(fd, 0);
 	msleep(2 * DAMP_MIN_MS + QUIET_MS);
 	KUNIT_EXPECT_FALSE(test, disk_check_media_change(fd->disk));
-	KUNIT_EXPECT_EQ(test, stat_of(fd, "damp_level"), 0);
-	KUNIT_EXPECT_EQ(test, stat_of(fd, "damp_period_ms"), 0);
+	KUNIT_EXPECT_EQ(test, det_stat_of(fd, "damp_level"), 0);
+	KUNIT_EXPECT_EQ(test, det_stat_of(fd, "damp_period_ms"), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&p->hits), 2);
 	KUNIT_EXPECT_EQ(test, p->last_mask, 0);
 
 	/* The next change is told at once again. */
-	l = listener_open(test);
-	fake_answer(fd, DISK_EVENT_MEDIA_CHANGE);
+	l = det_listener_open(test);
+	det_fake_answer(fd, DISK_EVENT_MEDIA_CHANGE);
 	disk_flush_events(fd->disk, 0);
-	KUNIT_EXPECT_EQ(test, count_uevents(l, fd, "DISK_MEDIA_CHANGE",
-					    QUIET_MS), 1);
+	KUNIT_EXPECT_EQ(test, det_count_uevents(l, fd, "DISK_MEDIA_CHANGE",
+						QUIET_MS), 1);
 }
 
-void damping_never_holds_eject_requests(struct kunit *test)
+void det_damping_never_holds_eject_requests(struct kunit *test)
 {
 	struct fake_disk *fd;
 	struct listener *l;
 
-	needs_debugfs(test);
-	fd = fake_cdrom(test);
+	det_needs_debugfs(test);
+	fd = det_fake_cdrom(test);
 	start_flapping(fd, DISK_EVENT_MEDIA_CHANGE);
 	opens_learn_of_changes(fd, FLAP_CHECKS);
-	KUNIT_ASSERT_EQ(test, stat_of(fd, "damp_level"), 1);
+	KUNIT_ASSERT_EQ(test, det_stat_of(fd, "damp_level"), 1);
 
-	l = listener_open(test);
-	fake_answer(fd, DISK_EVENT_EJECT_REQUEST);
+	l = det_listener_open(test);
+	det_fake_answer(fd, DISK_EVENT_EJECT_REQUEST);
 	disk_flush_events(fd->disk, 0);
-	KUNIT_EXPECT_EQ(test, count_uevents(l, fd, "DISK_EJECT_REQUEST",
-					    QUIET_MS), 1);
+	KUNIT_EXPECT_EQ(test, det_count_uevents(l, fd, "DISK_EJECT_REQUEST",
+						QUIET_MS), 1);
 }
 
 /*
@@ -225,27 +225,27 @@ void damping_never_holds_eject_requests(struct kunit *test)
  * fifth poll, here at 10 ms, and each swap an eject and an insert on two
  * polls in a row, then udev's open.  Every swap is told, none held.
  */
-void swap_every_ten_seconds_is_never_damped(struct kunit *test)
+void det_swap_every_ten_seconds_is_never_damped(struct kunit *test)
 {
 	struct fake_disk *fd;
 	struct listener *l;
 	int i;
 
-	needs_debugfs(test);
-	fd = fake_cdrom(test);
-	l = listener_open(test);
-	set_poll_msecs(fd, FAST_POLL);
+	det_needs_debugfs(test);
+	fd = det_fake_cdrom(test);
+	l = det_listener_open(test);
+	det_set_poll_msecs(fd, FAST_POLL);
 	for (i = 0; i < 10; i++) {
-		fake_answer(fd, DISK_EVENT_MEDIA_CHANGE);
-		fake_answer(fd, DISK_EVENT_MEDIA_CHANGE);
-		KUNIT_EXPECT_TRUE(test, wait_uevent(l, fd, "DISK_MEDIA_CHANGE"));
-		KUNIT_ASSERT_TRUE(test, fake_wait_calls(fd, fake_calls(fd) + 2));
-		close_disk(open_disk(fd, BLK_OPEN_READ, NULL));
-		KUNIT_ASSERT_TRUE(test, fake_wait_calls(fd, fake_calls(fd) + 4));
+		det_fake_answer(fd, DISK_EVENT_MEDIA_CHANGE);
+		det_fake_answer(fd, DISK_EVENT_MEDIA_CHANGE);
+		KUNIT_EXPECT_TRUE(test, det_wait_uevent(l, fd, "DISK_MEDIA_CHANGE"));
+		KUNIT_ASSERT_TRUE(test, det_fake_wait_calls(fd, det_fake_calls(fd) + 2));
+		det_close_disk(det_open_disk(fd, BLK_OPEN_READ, NULL));
+		KUNIT_ASSERT_TRUE(test, det_fake_wait_calls(fd, det_fake_calls(fd) + 4));
 	}
-	KUNIT_EXPECT_EQ(test, stat_of(fd, "flapping"), 0);
-	KUNIT_EXPECT_EQ(test, stat_of(fd, "uevents_held"), 0);
-	KUNIT_EXPECT_EQ(test, stat_of(fd, "damp_level"), 0);
+	KUNIT_EXPECT_EQ(test, det_stat_of(fd, "flapping"), 0);
+	KUNIT_EXPECT_EQ(test, det_stat_of(fd, "uevents_held"), 0);
+	KUNIT_EXPECT_EQ(test, det_stat_of(fd, "damp_level"), 0);
 }
 
 /*
@@ -255,22 +255,22 @@ void swap_every_ten_seconds_is_never_damped(struct kunit *test)
  * succession are thus four checks in a row that find a change, and
  * still one swap: both told, nothing damped.
  */
-void change_found_again_by_the_open_is_one_change(struct kunit *test)
+void det_change_found_again_by_the_open_is_one_change(struct kunit *test)
 {
 	struct fake_disk *fd;
 	struct listener *l;
 	int i;
 
-	needs_debugfs(test);
-	fd = fake_cdrom(test);		/* not polled: the checks below only */
-	l = listener_open(test);
+	det_needs_debugfs(test);
+	fd = det_fake_cdrom(test);		/* not polled: the checks below only */
+	l = det_listener_open(test);
 	for (i = 0; i < 2; i++) {	/* the eject, then the insert */
-		check_now_answering(fd, DISK_EVENT_MEDIA_CHANGE);
-		KUNIT_EXPECT_TRUE(test, wait_uevent(l, fd, "DISK_MEDIA_CHANGE"));
-		fake_answer(fd, DISK_EVENT_MEDIA_CHANGE);
+		det_check_now_answering(fd, DISK_EVENT_MEDIA_CHANGE);
+		KUNIT_EXPECT_TRUE(test, det_wait_uevent(l, fd, "DISK_MEDIA_CHANGE"));
+		det_fake_answer(fd, DISK_EVENT_MEDIA_CHANGE);
 		opens_learn_of_changes(fd, 1);
 	}
-	KUNIT_EXPECT_EQ(test, stat_of(fd, "flapping"), 0);
-	KUNIT_EXPECT_EQ(test, stat_of(fd, "damp_level"), 0);
-	KUNIT_EXPECT_EQ(test, stat_of(fd, "uevents_held"), 0);
+	KUNIT_EXPECT_EQ(test, det_stat_of(fd, "flapping"), 0);
+	KUNIT_EXPECT_EQ(test, det_stat_of(fd, "damp_level"), 0);
+	KUNIT_EXPECT_EQ(test, det_stat_of(fd, "uevents_held"), 0);
 }

@@ -45,25 +45,25 @@ static unsigned int grid_slack_ms(unsigned int interval_ms)
 /* The jiffies at check number @n (0 is the first); fails if none comes. */
 static unsigned long check_time(struct fake_disk *fd, int n)
 {
-	KUNIT_ASSERT_TRUE(fd->test, fake_wait_calls(fd, n + 1));
+	KUNIT_ASSERT_TRUE(fd->test, det_fake_wait_calls(fd, n + 1));
 	return fd->when[n];
 }
 
 /* Set @fd's own interval and wait for the immediate check it makes. */
 static void poll_every(struct fake_disk *fd, unsigned int msecs)
 {
-	int n = fake_calls(fd);
+	int n = det_fake_calls(fd);
 	char val[16];
 
 	snprintf(val, sizeof(val), "%u", msecs);
-	set_poll_msecs(fd, val);
-	KUNIT_ASSERT_TRUE(fd->test, fake_wait_calls(fd, n + 1));
+	det_set_poll_msecs(fd, val);
+	KUNIT_ASSERT_TRUE(fd->test, det_fake_wait_calls(fd, n + 1));
 }
 
 /* Started a third of an interval apart, two disks meet on the grid. */
-void equal_intervals_share_a_tick(struct kunit *test)
+void det_equal_intervals_share_a_tick(struct kunit *test)
 {
-	struct fake_disk *a = fake_cdrom(test), *b = fake_cdrom(test);
+	struct fake_disk *a = det_fake_cdrom(test), *b = det_fake_cdrom(test);
 	unsigned long ta, tb, half = msecs_to_jiffies(GRID_POLL_MS / 2);
 	unsigned int slack = grid_slack_ms(GRID_POLL_MS);
 	int na, nb;
@@ -71,8 +71,8 @@ void equal_intervals_share_a_tick(struct kunit *test)
 	poll_every(a, GRID_POLL_MS);
 	msleep(GRID_POLL_MS / 3);
 	poll_every(b, GRID_POLL_MS);
-	na = fake_calls(a);
-	nb = fake_calls(b);
+	na = det_fake_calls(a);
+	nb = det_fake_calls(b);
 	ta = check_time(a, na);
 	tb = check_time(b, nb);
 	/* One may have had its check of this tick before we looked. */
@@ -94,7 +94,7 @@ void equal_intervals_share_a_tick(struct kunit *test)
  */
 /*
  * How many of @fds have a check parked in ->check_events(), without
- * taking their completions as check_entered() does.
+ * taking their completions as det_check_entered() does.
  */
 static int checks_entered(struct fake_disk **fds, int nr)
 {
@@ -105,15 +105,15 @@ static int checks_entered(struct fake_disk **fds, int nr)
 	return entered;
 }
 
-void checks_of_many_drives_run_side_by_side_but_bounded(struct kunit *test)
+void det_checks_of_many_drives_run_side_by_side_but_bounded(struct kunit *test)
 {
 	unsigned long deadline = jiffies + msecs_to_jiffies(WAIT_MS);
 	struct fake_disk *fds[MANY_DRIVES];
 	int i, entered = 0, before;
 
 	for (i = 0; i < MANY_DRIVES; i++) {
-		fds[i] = fake_cdrom(test);
-		hold_checks(fds[i]);
+		fds[i] = det_fake_cdrom(test);
+		det_hold_checks(fds[i]);
 	}
 	for (i = 0; i < MANY_DRIVES; i++)
 		disk_flush_events(fds[i]->disk, 0);
@@ -125,26 +125,26 @@ void checks_of_many_drives_run_side_by_side_but_bounded(struct kunit *test)
 	} while ((!entered || entered != before) && entered < MANY_DRIVES &&
 		 time_before(jiffies, deadline));
 	for (i = 0; i < MANY_DRIVES; i++)
-		release_checks(fds[i]);
+		det_release_checks(fds[i]);
 	KUNIT_EXPECT_GE_MSG(test, entered, 2, "checks run one at a time");
 	KUNIT_EXPECT_LT_MSG(test, entered, MANY_DRIVES,
 			    "a worker for every one of %d drives", MANY_DRIVES);
 }
 
 /* A flush a third of an interval after a periodic check moves no other. */
-void check_after_flush_rejoins_the_grid(struct kunit *test)
+void det_check_after_flush_rejoins_the_grid(struct kunit *test)
 {
-	struct fake_disk *fd = fake_cdrom(test);
+	struct fake_disk *fd = det_fake_cdrom(test);
 	unsigned int gap, slack = grid_slack_ms(GRID_POLL_MS);
 	unsigned long before, after;
 	int n;
 
 	poll_every(fd, GRID_POLL_MS);
-	before = check_time(fd, fake_calls(fd));
+	before = check_time(fd, det_fake_calls(fd));
 	msleep(GRID_POLL_MS / 3);
-	n = fake_calls(fd);
+	n = det_fake_calls(fd);
 	disk_flush_events(fd->disk, 0);
-	KUNIT_ASSERT_TRUE(test, fake_wait_calls(fd, n + 1));
+	KUNIT_ASSERT_TRUE(test, det_fake_wait_calls(fd, n + 1));
 	after = check_time(fd, n + 1);
 	/* One interval from the periodic check before: not from the flush. */
 	gap = jiffies_to_msecs(after - before);
@@ -157,9 +157,9 @@ void check_after_flush_rejoins_the_grid(struct kunit *test)
  * A disk polled twice as often as another, started a quarter of the
  * longer interval after it, meets it on the longer interval's ticks.
  */
-void commensurate_intervals_meet_on_the_longer_tick(struct kunit *test)
+void det_commensurate_intervals_meet_on_the_longer_tick(struct kunit *test)
 {
-	struct fake_disk *fast = fake_cdrom(test), *slow = fake_cdrom(test);
+	struct fake_disk *fast = det_fake_cdrom(test), *slow = det_fake_cdrom(test);
 	unsigned int apart, closest = UINT_MAX;
 	unsigned int slack = grid_slack_ms(GRID_POLL_MS);
 	long from_slow[4];
@@ -169,8 +169,8 @@ void commensurate_intervals_meet_on_the_longer_tick(struct kunit *test)
 	poll_every(slow, GRID_POLL_MS);
 	msleep(GRID_POLL_MS / 4);
 	poll_every(fast, GRID_POLL_MS / 2);
-	n = fake_calls(fast);
-	t = check_time(slow, fake_calls(slow));
+	n = det_fake_calls(fast);
+	t = check_time(slow, det_fake_calls(slow));
 	/*
 	 * One of the fast disk's checks around it shares the slow one's
 	 * tick: the last before we looked (on another CPU, the fast check

@@ -103,14 +103,14 @@ static const struct blk_mq_ops fake_mq_ops = {
 };
 
 /**
- * fake_answer - script the answer of a coming check
+ * det_fake_answer - script the answer of a coming check
  * @fd: the disk
  * @events: what the check is to find
  *
  * Queues @events as the answer of a coming ->check_events() call; once
  * the script is done, the drive answers @fd->steady.
  */
-void fake_answer(struct fake_disk *fd, unsigned int events)
+void det_fake_answer(struct fake_disk *fd, unsigned int events)
 {
 	spin_lock(&fd->lock);
 	if (!WARN_ON(fd->nr_answers == MAX_ANSWERS))
@@ -119,32 +119,32 @@ void fake_answer(struct fake_disk *fd, unsigned int events)
 }
 
 /**
- * fake_calls - how many checks the driver saw
+ * det_fake_calls - how many checks the driver saw
  * @fd: the disk
  *
  * Return: the number of ->check_events() calls that have returned.
  */
-int fake_calls(struct fake_disk *fd)
+int det_fake_calls(struct fake_disk *fd)
 {
 	return atomic_read(&fd->calls);
 }
 
 /**
- * fake_wait_calls - wait for checks
+ * det_fake_wait_calls - wait for checks
  * @fd: the disk
  * @n: the number of ->check_events() returns to wait for, in all
  *
  * Return: false if ->check_events() had not returned @n times within
  * WAIT_MS.
  */
-bool fake_wait_calls(struct fake_disk *fd, int n)
+bool det_fake_wait_calls(struct fake_disk *fd, int n)
 {
-	return wait_event_timeout(fd->wq, fake_calls(fd) >= n,
+	return wait_event_timeout(fd->wq, det_fake_calls(fd) >= n,
 				  msecs_to_jiffies(WAIT_MS)) > 0;
 }
 
 /**
- * wait_checked - wait for a check of the work, and for the work to finish
+ * det_wait_checked - wait for a check of the work, and for the work to finish
  * @fd: the disk
  * @n: the number of ->check_events() returns to wait for, in all
  *
@@ -157,9 +157,9 @@ bool fake_wait_calls(struct fake_disk *fd, int n)
  *
  * Return: false if the @n-th call did not come within WAIT_MS.
  */
-bool wait_checked(struct fake_disk *fd, int n)
+bool det_wait_checked(struct fake_disk *fd, int n)
 {
-	if (!fake_wait_calls(fd, n))
+	if (!det_fake_wait_calls(fd, n))
 		return false;
 	disk_block_events(fd->disk);
 	disk_unblock_events(fd->disk);
@@ -167,25 +167,25 @@ bool wait_checked(struct fake_disk *fd, int n)
 }
 
 /**
- * fake_clearing - what a check was asked to clear
+ * det_fake_clearing - what a check was asked to clear
  * @fd: the disk
  * @n: the number of the call, 0 for the first
  *
  * Return: the clearing argument of call number @n (0 past MAX_CALLS).
  */
-unsigned int fake_clearing(struct fake_disk *fd, int n)
+unsigned int det_fake_clearing(struct fake_disk *fd, int n)
 {
 	return n < MAX_CALLS ? fd->clearing[n] : 0;
 }
 
 /**
- * fake_remove - remove the disk as its driver would
+ * det_fake_remove - remove the disk as its driver would
  * @fd: the disk
  *
  * Releases any check held in the driver, then deletes the disk if it
  * was added; the disk is freed when the test ends.
  */
-void fake_remove(struct fake_disk *fd)
+void det_fake_remove(struct fake_disk *fd)
 {
 	WRITE_ONCE(fd->hold, false);
 	complete_all(&fd->release);
@@ -200,13 +200,13 @@ static void fake_destroy(void *data)
 {
 	struct fake_disk *fd = data;
 
-	fake_remove(fd);
+	det_fake_remove(fd);
 	put_disk(fd->disk);
 	blk_mq_free_tag_set(&fd->set);
 }
 
 /**
- * fake_alloc - a new fake disk, not yet added
+ * det_fake_alloc - a new fake disk, not yet added
  * @test: the test
  * @events: the events the disk declares (its ->events)
  * @flags: its ->event_flags
@@ -215,8 +215,8 @@ static void fake_destroy(void *data)
  *
  * Return: the disk; fails the test if it cannot be allocated.
  */
-struct fake_disk *fake_alloc(struct kunit *test, unsigned int events,
-			     unsigned int flags)
+struct fake_disk *det_fake_alloc(struct kunit *test, unsigned int events,
+				 unsigned int flags)
 {
 	struct fake_disk *fd;
 	int ret;
@@ -249,24 +249,24 @@ struct fake_disk *fake_alloc(struct kunit *test, unsigned int events,
 }
 
 /**
- * fake_add - add a fake disk
- * @fd: the disk, from fake_alloc()
+ * det_fake_add - add a fake disk
+ * @fd: the disk, from det_fake_alloc()
  *
  * Adds @fd's disk and waits for the check that adding it makes, if any,
  * to be over: the case starts from a disk whose work is idle.
  */
-void fake_add(struct fake_disk *fd)
+void det_fake_add(struct fake_disk *fd)
 {
 	struct kunit *test = fd->test;
 
 	KUNIT_ASSERT_EQ(test, add_disk(fd->disk), 0);
 	fd->added = true;
 	if (fd->disk->events)
-		KUNIT_ASSERT_TRUE(test, wait_checked(fd, 1));
+		KUNIT_ASSERT_TRUE(test, det_wait_checked(fd, 1));
 }
 
 /**
- * fake_cdrom - a live fake disk like sr's, but for default polling
+ * det_fake_cdrom - a live fake disk like sr's, but for default polling
  * @test: the test
  *
  * Both events, uevents, blocked by exclusive writers, and polled only
@@ -274,105 +274,105 @@ void fake_add(struct fake_disk *fd)
  *
  * Return: the disk, added.
  */
-struct fake_disk *fake_cdrom(struct kunit *test)
+struct fake_disk *det_fake_cdrom(struct kunit *test)
 {
-	struct fake_disk *fd = fake_alloc(test, ALL_EVENTS, FAKE_CDROM_FLAGS);
+	struct fake_disk *fd = det_fake_alloc(test, ALL_EVENTS, FAKE_CDROM_FLAGS);
 
-	fake_add(fd);
+	det_fake_add(fd);
 	return fd;
 }
 
 /**
- * fake_polled_cdrom - a live fake disk exactly like sr's
+ * det_fake_polled_cdrom - a live fake disk exactly like sr's
  * @test: the test
  *
- * As fake_cdrom(), and also polled at the default interval.
+ * As det_fake_cdrom(), and also polled at the default interval.
  *
  * Return: the disk, added.
  */
-struct fake_disk *fake_polled_cdrom(struct kunit *test)
+struct fake_disk *det_fake_polled_cdrom(struct kunit *test)
 {
-	struct fake_disk *fd = fake_alloc(test, ALL_EVENTS, FAKE_CDROM_FLAGS |
+	struct fake_disk *fd = det_fake_alloc(test, ALL_EVENTS, FAKE_CDROM_FLAGS |
 					  DISK_EVENT_FLAG_POLL);
 
-	fake_add(fd);
+	det_fake_add(fd);
 	return fd;
 }
 
 /**
- * fake_drive_of - a live fake disk that declares only some events
+ * det_fake_drive_of - a live fake disk that declares only some events
  * @test: the test
  * @events: the events it declares
  *
  * Return: the disk, added, with uevents and no default polling.
  */
-struct fake_disk *fake_drive_of(struct kunit *test, unsigned int events)
+struct fake_disk *det_fake_drive_of(struct kunit *test, unsigned int events)
 {
-	struct fake_disk *fd = fake_alloc(test, events, DISK_EVENT_FLAG_UEVENT);
+	struct fake_disk *fd = det_fake_alloc(test, events, DISK_EVENT_FLAG_UEVENT);
 
-	fake_add(fd);
+	det_fake_add(fd);
 	return fd;
 }
 
 /**
- * calls_in - count the checks of a while
+ * det_calls_in - count the checks of a while
  * @fd: the disk
  * @ms: how long to watch
  *
  * Return: the calls of ->check_events() made in @ms from now.
  */
-int calls_in(struct fake_disk *fd, unsigned int ms)
+int det_calls_in(struct fake_disk *fd, unsigned int ms)
 {
-	int before = fake_calls(fd);
+	int before = det_fake_calls(fd);
 
 	msleep(ms);
-	return fake_calls(fd) - before;
+	return det_fake_calls(fd) - before;
 }
 
 /**
- * calls_in_quiet_period - count the checks of QUIET_MS
+ * det_calls_in_quiet_period - count the checks of QUIET_MS
  * @fd: the disk
  *
  * Return: the calls of ->check_events() made in QUIET_MS from now.
  */
-int calls_in_quiet_period(struct fake_disk *fd)
+int det_calls_in_quiet_period(struct fake_disk *fd)
 {
-	return calls_in(fd, QUIET_MS);
+	return det_calls_in(fd, QUIET_MS);
 }
 
 /**
- * keeps_polling - whether the disk is polled
+ * det_keeps_polling - whether the disk is polled
  * @fd: the disk
  *
  * Return: true if two more checks come within WAIT_MS, as polling
  * makes them.
  */
-bool keeps_polling(struct fake_disk *fd)
+bool det_keeps_polling(struct fake_disk *fd)
 {
-	return fake_wait_calls(fd, fake_calls(fd) + 2);
+	return det_fake_wait_calls(fd, det_fake_calls(fd) + 2);
 }
 
 /**
- * check_now_answering - run a check that finds some events
+ * det_check_now_answering - run a check that finds some events
  * @fd: the disk
  * @events: what the check is to find
  *
  * Has the next check find @events, runs it at once and lets its work
- * finish (wait_checked()); fails the test if it does not come.
+ * finish (det_wait_checked()); fails the test if it does not come.
  */
-void check_now_answering(struct fake_disk *fd, unsigned int events)
+void det_check_now_answering(struct fake_disk *fd, unsigned int events)
 {
-	int n = fake_calls(fd);
+	int n = det_fake_calls(fd);
 
-	fake_answer(fd, events);
+	det_fake_answer(fd, events);
 	disk_flush_events(fd->disk, 0);
-	KUNIT_ASSERT_TRUE(fd->test, wait_checked(fd, n + 1));
+	KUNIT_ASSERT_TRUE(fd->test, det_wait_checked(fd, n + 1));
 }
 
 /* --- sysfs and the default, through their real entry points --- */
 
 /**
- * poll_msecs_store - write the disk's events_poll_msecs
+ * det_poll_msecs_store - write the disk's events_poll_msecs
  * @fd: the disk
  * @buf: what to write
  * @count: its length
@@ -381,8 +381,8 @@ void check_now_answering(struct fake_disk *fd, unsigned int events)
  *
  * Return: what ->store() returned.
  */
-ssize_t poll_msecs_store(struct fake_disk *fd, const char *buf,
-			 size_t count)
+ssize_t det_poll_msecs_store(struct fake_disk *fd, const char *buf,
+			     size_t count)
 {
 	return dev_attr_events_poll_msecs.store(disk_to_dev(fd->disk),
 						&dev_attr_events_poll_msecs,
@@ -390,15 +390,15 @@ ssize_t poll_msecs_store(struct fake_disk *fd, const char *buf,
 }
 
 /**
- * set_poll_msecs - set the disk's own poll interval
+ * det_set_poll_msecs - set the disk's own poll interval
  * @fd: the disk
  * @val: the interval, as written to events_poll_msecs
  *
  * Fails the test if the write is refused.
  */
-void set_poll_msecs(struct fake_disk *fd, const char *val)
+void det_set_poll_msecs(struct fake_disk *fd, const char *val)
 {
-	KUNIT_ASSERT_EQ(fd->test, poll_msecs_store(fd, val, strlen(val)),
+	KUNIT_ASSERT_EQ(fd->test, det_poll_msecs_store(fd, val, strlen(val)),
 			(ssize_t)strlen(val));
 }
 
@@ -441,11 +441,11 @@ static int param_set_aside(const struct kernel_param *kp, const char *val,
 }
 
 /**
- * get_dfl - the running default interval
+ * det_get_dfl - the running default interval
  *
  * Return: block.events_dfl_poll_msecs, in milliseconds.
  */
-unsigned long get_dfl(void)
+unsigned long det_get_dfl(void)
 {
 	return READ_ONCE(*(unsigned long *)dfl_param()->arg);
 }
@@ -456,7 +456,7 @@ static void restore_dfl(void *data)
 	unsigned long old = (unsigned long)data;
 	char buf[24];
 
-	if (get_dfl() == old)
+	if (det_get_dfl() == old)
 		return;
 	snprintf(buf, sizeof(buf), "%lu", old);
 	param_set(dfl_param(), buf);
@@ -468,12 +468,12 @@ static void guard_dfl(struct kunit *test)
 	void *old;
 
 	KUNIT_ASSERT_NOT_NULL(test, dfl_param());
-	old = (void *)get_dfl();
+	old = (void *)det_get_dfl();
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, restore_dfl, old), 0);
 }
 
 /**
- * rewrite_dfl - write the running default back in another spelling
+ * det_rewrite_dfl - write the running default back in another spelling
  * @test: the test
  * @fmt: a printf format of the value
  *
@@ -481,21 +481,21 @@ static void guard_dfl(struct kunit *test)
  * it must read back the same.  The default is put back when the test
  * ends, should it change.
  */
-void rewrite_dfl(struct kunit *test, const char *fmt)
+void det_rewrite_dfl(struct kunit *test, const char *fmt)
 {
 	unsigned long dfl;
 	char val[32];
 
 	guard_dfl(test);
-	dfl = get_dfl();
+	dfl = det_get_dfl();
 	snprintf(val, sizeof(val), fmt, dfl);
 	KUNIT_EXPECT_EQ_MSG(test, param_set(dfl_param(), val), 0,
 			    "write of \"%*pE\"", (int)strlen(val), val);
-	KUNIT_EXPECT_EQ(test, get_dfl(), dfl);
+	KUNIT_EXPECT_EQ(test, det_get_dfl(), dfl);
 }
 
 /**
- * parse_dfl - parse a value as block.events_dfl_poll_msecs does, aside
+ * det_parse_dfl - parse a value as block.events_dfl_poll_msecs does, aside
  * @test: the test
  * @val: the text, as written to the parameter
  * @msecs: where the parameter's ->set() is to store the value
@@ -509,15 +509,15 @@ void rewrite_dfl(struct kunit *test, const char *fmt)
  *
  * Return: what ->set() returned.
  */
-int parse_dfl(struct kunit *test, const char *val, unsigned long *msecs)
+int det_parse_dfl(struct kunit *test, const char *val, unsigned long *msecs)
 {
 	unsigned long dfl;
 	int ret;
 
 	guard_dfl(test);
-	dfl = get_dfl();
+	dfl = det_get_dfl();
 	ret = param_set_aside(dfl_param(), val, msecs);
-	if (get_dfl() != dfl) {
+	if (det_get_dfl() != dfl) {
 		restore_dfl((void *)dfl);
 		KUNIT_FAIL_AND_ABORT(test, "->set(\"%*pE\") changed the running default, not ->arg",
 				     (int)strlen(val), val);
@@ -533,7 +533,7 @@ static void listener_close(void *data)
 }
 
 /**
- * listener_open - listen for uevents, as udev does
+ * det_listener_open - listen for uevents, as udev does
  * @test: the test
  *
  * Opens a kernel NETLINK_KOBJECT_UEVENT socket bound to the kernel's
@@ -541,7 +541,7 @@ static void listener_close(void *data)
  *
  * Return: the listener.
  */
-struct listener *listener_open(struct kunit *test)
+struct listener *det_listener_open(struct kunit *test)
 {
 	struct sockaddr_nl addr = {
 		.nl_family = AF_NETLINK,
@@ -563,13 +563,13 @@ struct listener *listener_open(struct kunit *test)
 }
 
 /**
- * uevent_var - a variable of the last uevent received
+ * det_uevent_var - a variable of the last uevent received
  * @l: the listener
  * @key: the variable's name
  *
  * Return: the value of @key in the last message, or NULL.
  */
-const char *uevent_var(struct listener *l, const char *key)
+const char *det_uevent_var(struct listener *l, const char *key)
 {
 	size_t klen = strlen(key);
 	int i;
@@ -604,15 +604,15 @@ static bool listener_next(struct listener *l, unsigned int ms)
 static bool uevent_is(struct listener *l, struct fake_disk *fd,
 		      const char *var)
 {
-	const char *name = uevent_var(l, "DEVNAME");
-	const char *action = uevent_var(l, "ACTION");
+	const char *name = det_uevent_var(l, "DEVNAME");
+	const char *action = det_uevent_var(l, "ACTION");
 
 	return name && !strcmp(name, fd->disk->disk_name) && action &&
-	       !strcmp(action, "change") && uevent_var(l, var);
+	       !strcmp(action, "change") && det_uevent_var(l, var);
 }
 
 /**
- * count_uevents - count the uevents of a while
+ * det_count_uevents - count the uevents of a while
  * @l: the listener
  * @fd: the disk
  * @var: the variable the uevents must carry
@@ -621,8 +621,8 @@ static bool uevent_is(struct listener *l, struct fake_disk *fd,
  * Return: how many change uevents of @fd's disk saying @var arrive
  * within @ms.
  */
-int count_uevents(struct listener *l, struct fake_disk *fd,
-		  const char *var, unsigned int ms)
+int det_count_uevents(struct listener *l, struct fake_disk *fd,
+		      const char *var, unsigned int ms)
 {
 	unsigned long deadline = jiffies + msecs_to_jiffies(ms);
 	int n = 0;
@@ -635,7 +635,7 @@ int count_uevents(struct listener *l, struct fake_disk *fd,
 }
 
 /**
- * wait_uevent - wait for a uevent
+ * det_wait_uevent - wait for a uevent
  * @l: the listener
  * @fd: the disk
  * @var: the variable the uevent must carry
@@ -643,8 +643,8 @@ int count_uevents(struct listener *l, struct fake_disk *fd,
  * Return: true if a change uevent of @fd's disk saying @var came within
  * WAIT_MS.
  */
-bool wait_uevent(struct listener *l, struct fake_disk *fd,
-		 const char *var)
+bool det_wait_uevent(struct listener *l, struct fake_disk *fd,
+		     const char *var)
 {
 	unsigned long deadline = jiffies + msecs_to_jiffies(WAIT_MS);
 
@@ -655,12 +655,12 @@ bool wait_uevent(struct listener *l, struct fake_disk *fd,
 }
 
 /**
- * allow_uevents - let the disk send uevents again
+ * det_allow_uevents - let the disk send uevents again
  * @data: the disk, a struct fake_disk
  *
- * Undoes suppress_uevents(); also its action when the test ends.
+ * Undoes det_suppress_uevents(); also its action when the test ends.
  */
-void allow_uevents(void *data)
+void det_allow_uevents(void *data)
 {
 	struct fake_disk *fd = data;
 
@@ -668,32 +668,32 @@ void allow_uevents(void *data)
 }
 
 /**
- * suppress_uevents - suppress the disk's uevents
+ * det_suppress_uevents - suppress the disk's uevents
  * @test: the test
  * @fd: the disk
  *
  * Suppresses the uevents of @fd's disk, as a driver may while it sets a
- * device up, until the test ends (or allow_uevents()).
+ * device up, until the test ends (or det_allow_uevents()).
  */
-void suppress_uevents(struct kunit *test, struct fake_disk *fd)
+void det_suppress_uevents(struct kunit *test, struct fake_disk *fd)
 {
 	dev_set_uevent_suppress(disk_to_dev(fd->disk), 1);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, allow_uevents, fd),
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, det_allow_uevents, fd),
 			0);
 }
 
 /* --- opens through the block layer --- */
 
 /**
- * open_disk - open the disk through the block layer
+ * det_open_disk - open the disk through the block layer
  * @fd: the disk
  * @mode: the open mode
  * @holder: the holder of an exclusive open, or NULL
  *
  * Return: the open file; fails the test if the open fails.
  */
-struct file *open_disk(struct fake_disk *fd, blk_mode_t mode,
-		       void *holder)
+struct file *det_open_disk(struct fake_disk *fd, blk_mode_t mode,
+			   void *holder)
 {
 	struct file *f = bdev_file_open_by_dev(disk_devt(fd->disk), mode,
 					       holder, NULL);
@@ -703,34 +703,34 @@ struct file *open_disk(struct fake_disk *fd, blk_mode_t mode,
 }
 
 /**
- * close_disk - close a file of open_disk(), at once
+ * det_close_disk - close a file of det_open_disk(), at once
  * @f: the file
  */
-void close_disk(struct file *f)
+void det_close_disk(struct file *f)
 {
 	__fput_sync(f);
 }
 
 /**
- * check_entered - wait for a check to be held in the driver
+ * det_check_entered - wait for a check to be held in the driver
  * @fd: the disk
  *
  * Return: true if a check was parked in ->check_events() by
- * hold_checks() within WAIT_MS.
+ * det_hold_checks() within WAIT_MS.
  */
-bool check_entered(struct fake_disk *fd)
+bool det_check_entered(struct fake_disk *fd)
 {
 	return wait_for_completion_timeout(&fd->entered,
 					   msecs_to_jiffies(WAIT_MS));
 }
 
 /**
- * hold_checks - hold the next check in the driver
+ * det_hold_checks - hold the next check in the driver
  * @fd: the disk
  *
- * Makes the next check wait in ->check_events() until release_checks().
+ * Makes the next check wait in ->check_events() until det_release_checks().
  */
-void hold_checks(struct fake_disk *fd)
+void det_hold_checks(struct fake_disk *fd)
 {
 	reinit_completion(&fd->entered);
 	reinit_completion(&fd->release);
@@ -738,10 +738,10 @@ void hold_checks(struct fake_disk *fd)
 }
 
 /**
- * release_checks - let held checks return
+ * det_release_checks - let held checks return
  * @fd: the disk
  */
-void release_checks(struct fake_disk *fd)
+void det_release_checks(struct fake_disk *fd)
 {
 	WRITE_ONCE(fd->hold, false);
 	complete_all(&fd->release);
@@ -761,12 +761,12 @@ static void side_call_join(void *data)
 {
 	struct side_call *sc = data;
 
-	release_checks(sc->fd);
+	det_release_checks(sc->fd);
 	kthread_stop_put(sc->task);
 }
 
 /**
- * start_side_call - call a function in a kthread
+ * det_start_side_call - call a function in a kthread
  * @test: the test
  * @fn: the function
  * @fd: its argument
@@ -776,10 +776,10 @@ static void side_call_join(void *data)
  * are released first, so that a call blocked behind one returns, and
  * neither the thread nor the call outlives the disk.
  *
- * Return: the call, for side_call_done().
+ * Return: the call, for det_side_call_done().
  */
-struct side_call *start_side_call(struct kunit *test,
-				  void (*fn)(struct fake_disk *fd),
+struct side_call *det_start_side_call(struct kunit *test,
+				      void (*fn)(struct fake_disk *fd),
 				  struct fake_disk *fd)
 {
 	struct side_call *sc = kunit_kzalloc(test, sizeof(*sc), GFP_KERNEL);
@@ -800,33 +800,33 @@ struct side_call *start_side_call(struct kunit *test,
 }
 
 /**
- * side_call_done - wait for a call of start_side_call() to return
+ * det_side_call_done - wait for a call of det_start_side_call() to return
  * @sc: the call
  * @ms: how long to wait
  *
  * Return: true if it returned within @ms.
  */
-bool side_call_done(struct side_call *sc, unsigned int ms)
+bool det_side_call_done(struct side_call *sc, unsigned int ms)
 {
 	return wait_for_completion_timeout(&sc->done, msecs_to_jiffies(ms));
 }
 
 /**
- * do_check_media_change - disk_check_media_change(), for start_side_call()
+ * det_do_check_media_change - disk_check_media_change(), for det_start_side_call()
  * @fd: the disk
  */
-void do_check_media_change(struct fake_disk *fd)
+void det_do_check_media_change(struct fake_disk *fd)
 {
 	disk_check_media_change(fd->disk);
 }
 
 /**
- * do_del_gendisk - hot-unplug the disk, for start_side_call()
+ * det_do_del_gendisk - hot-unplug the disk, for det_start_side_call()
  * @fd: the disk
  *
  * Deletes the disk as a driver does, leaving held checks held.
  */
-void do_del_gendisk(struct fake_disk *fd)
+void det_do_del_gendisk(struct fake_disk *fd)
 {
 	del_gendisk(fd->disk);
 	fd->added = false;
@@ -836,10 +836,10 @@ void do_del_gendisk(struct fake_disk *fd)
 /* --- debugfs, through a kernel mount --- */
 
 /**
- * needs_debugfs - skip a case that needs debugfs in a kernel without it
+ * det_needs_debugfs - skip a case that needs debugfs in a kernel without it
  * @test: the test
  */
-void needs_debugfs(struct kunit *test)
+void det_needs_debugfs(struct kunit *test)
 {
 	if (!IS_ENABLED(CONFIG_DEBUG_FS))
 		kunit_skip(test, "needs CONFIG_DEBUG_FS");
@@ -855,7 +855,7 @@ static struct file *debugfs_open(struct kunit *test, const char *path,
 	struct file_system_type *type;
 	struct file *f;
 
-	needs_debugfs(test);
+	det_needs_debugfs(test);
 	type = get_fs_type("debugfs");
 	KUNIT_ASSERT_NOT_NULL(test, type);
 	*mnt = kern_mount(type);
@@ -966,7 +966,7 @@ static void failslab_set(struct kunit *test, const char *name, const char *val)
 }
 
 /**
- * fail_nth_for_gfp_kernel - let the task's fail-nth fail any slab allocation
+ * det_fail_nth_for_gfp_kernel - let the task's fail-nth fail any slab allocation
  * @test: the test
  *
  * The test's task fails its n-th slab allocation from now when it sets
@@ -979,7 +979,7 @@ static void failslab_set(struct kunit *test, const char *name, const char *val)
  * failslab's probability 0, checked here, only a task's own fail-nth
  * fails an allocation.
  */
-void fail_nth_for_gfp_kernel(struct kunit *test)
+void det_fail_nth_for_gfp_kernel(struct kunit *test)
 {
 	char probability[24] = "";
 
@@ -993,12 +993,12 @@ void fail_nth_for_gfp_kernel(struct kunit *test)
 }
 
 /**
- * xchg_fail_nth - set the task's fail-nth
+ * det_xchg_fail_nth - set the task's fail-nth
  * @nth: the allocation to fail, counting from 1; 0 for none
  *
  * Return: what was left of the task's fail-nth.
  */
-unsigned int xchg_fail_nth(unsigned int nth)
+unsigned int det_xchg_fail_nth(unsigned int nth)
 {
 	unsigned int left = READ_ONCE(current->fail_nth);
 
@@ -1006,12 +1006,12 @@ unsigned int xchg_fail_nth(unsigned int nth)
 	return left;
 }
 #else
-void fail_nth_for_gfp_kernel(struct kunit *test)
+void det_fail_nth_for_gfp_kernel(struct kunit *test)
 {
 	kunit_skip(test, "needs CONFIG_FAILSLAB and CONFIG_FAULT_INJECTION_DEBUG_FS");
 }
 
-unsigned int xchg_fail_nth(unsigned int nth)
+unsigned int det_xchg_fail_nth(unsigned int nth)
 {
 	return 0;
 }
@@ -1037,7 +1037,7 @@ static void tp_probe_unregister(void *data)
 }
 
 /**
- * tp_attach - attach a probe to a tracepoint, found by name
+ * det_tp_attach - attach a probe to a tracepoint, found by name
  * @test: the test
  * @fd: the disk whose hits the probe counts
  * @name: the tracepoint
@@ -1048,8 +1048,8 @@ static void tp_probe_unregister(void *data)
  *
  * Return: the probe.
  */
-struct tp_probe *tp_attach(struct kunit *test, struct fake_disk *fd,
-			   const char *name, void *fn)
+struct tp_probe *det_tp_attach(struct kunit *test, struct fake_disk *fd,
+			       const char *name, void *fn)
 {
 	struct tp_probe *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
 
@@ -1067,8 +1067,8 @@ struct tp_probe *tp_attach(struct kunit *test, struct fake_disk *fd,
 }
 #else
 /* Skip a case that needs tracepoints in a kernel built without them. */
-struct tp_probe *tp_attach(struct kunit *test, struct fake_disk *fd,
-			   const char *name, void *fn)
+struct tp_probe *det_tp_attach(struct kunit *test, struct fake_disk *fd,
+			       const char *name, void *fn)
 {
 	kunit_skip(test, "needs CONFIG_TRACEPOINTS");
 	return NULL;
@@ -1076,7 +1076,7 @@ struct tp_probe *tp_attach(struct kunit *test, struct fake_disk *fd,
 #endif
 
 /**
- * on_uevent - a probe for disk_events_uevent
+ * det_on_uevent - a probe for disk_events_uevent
  * @data: the struct tp_probe
  * @disk: the disk that sent the uevent
  * @events: the events it told
@@ -1085,8 +1085,8 @@ struct tp_probe *tp_attach(struct kunit *test, struct fake_disk *fd,
  * Counts the uevents of the probe's disk, keeping the last one's events
  * and sequence number.
  */
-void on_uevent(void *data, struct gendisk *disk, unsigned int events,
-	       u64 diskseq)
+void det_on_uevent(void *data, struct gendisk *disk, unsigned int events,
+		   u64 diskseq)
 {
 	struct tp_probe *p = data;
 
@@ -1117,7 +1117,7 @@ static ssize_t read_seq_file(struct file *f, char *buf, size_t len)
 }
 
 /**
- * stat_of - a value of the disk's debugfs statistics
+ * det_stat_of - a value of the disk's debugfs statistics
  * @fd: the disk
  * @key: the statistic
  *
@@ -1127,7 +1127,7 @@ static ssize_t read_seq_file(struct file *f, char *buf, size_t len)
  *
  * Return: the value.
  */
-long long stat_of(struct fake_disk *fd, const char *key)
+long long det_stat_of(struct fake_disk *fd, const char *key)
 {
 	char path[64], buf[1024], *line;
 	struct vfsmount *mnt;

@@ -9,49 +9,49 @@
 
 /* --- teardown --- */
 
-void no_check_after_removal(struct kunit *test)
+void det_no_check_after_removal(struct kunit *test)
 {
-	struct fake_disk *fd = fake_cdrom(test);
+	struct fake_disk *fd = det_fake_cdrom(test);
 	int n;
 
-	set_poll_msecs(fd, "1");
-	fake_remove(fd);
-	n = fake_calls(fd);
+	det_set_poll_msecs(fd, "1");
+	det_fake_remove(fd);
+	n = det_fake_calls(fd);
 	msleep(QUIET_MS);
-	KUNIT_EXPECT_EQ(test, fake_calls(fd), n);
+	KUNIT_EXPECT_EQ(test, det_fake_calls(fd), n);
 	KUNIT_EXPECT_FALSE(test, READ_ONCE(fd->called_after_del));
 }
 
-void removal_waits_for_check_in_flight(struct kunit *test)
+void det_removal_waits_for_check_in_flight(struct kunit *test)
 {
-	struct fake_disk *fd = fake_cdrom(test);
+	struct fake_disk *fd = det_fake_cdrom(test);
 	struct side_call *remover;
 
-	hold_checks(fd);
+	det_hold_checks(fd);
 	disk_flush_events(fd->disk, 0);
-	KUNIT_ASSERT_TRUE(test, check_entered(fd));
-	remover = start_side_call(test, do_del_gendisk, fd);
-	KUNIT_EXPECT_FALSE(test, side_call_done(remover, QUIET_MS));
-	release_checks(fd);
-	KUNIT_EXPECT_TRUE(test, side_call_done(remover, WAIT_MS));
+	KUNIT_ASSERT_TRUE(test, det_check_entered(fd));
+	remover = det_start_side_call(test, det_do_del_gendisk, fd);
+	KUNIT_EXPECT_FALSE(test, det_side_call_done(remover, QUIET_MS));
+	det_release_checks(fd);
+	KUNIT_EXPECT_TRUE(test, det_side_call_done(remover, WAIT_MS));
 	KUNIT_EXPECT_FALSE(test, READ_ONCE(fd->called_after_del));
 }
 
-void disk_without_check_events_has_no_events(struct kunit *test)
+void det_disk_without_check_events_has_no_events(struct kunit *test)
 {
-	struct fake_disk *fd = fake_alloc(test, 0, 0);
+	struct fake_disk *fd = det_fake_alloc(test, 0, 0);
 
-	fake_add(fd);	/* the core must not call ->check_events() ... */
+	det_fake_add(fd);	/* the core must not call ->check_events() ... */
 	KUNIT_EXPECT_NULL(test, fd->disk->ev);
 }
 
 /* --- clears after removal, beyond mainline --- */
 
-void check_media_change_after_removal_calls_no_driver(struct kunit *test)
+void det_check_media_change_after_removal_calls_no_driver(struct kunit *test)
 {
-	struct fake_disk *fd = fake_cdrom(test);
+	struct fake_disk *fd = det_fake_cdrom(test);
 
-	fake_remove(fd);
+	det_fake_remove(fd);
 	disk_check_media_change(fd->disk);
 	KUNIT_EXPECT_FALSE(test, READ_ONCE(fd->called_after_del));
 }
@@ -65,19 +65,19 @@ void check_media_change_after_removal_calls_no_driver(struct kunit *test)
  * end of the test with nothing leaked (kmemleak scans after KUnit) and
  * no check run.
  */
-void add_disk_fails_cleanly_when_allocation_fails(struct kunit *test)
+void det_add_disk_fails_cleanly_when_allocation_fails(struct kunit *test)
 {
 	bool before_events = false, after_events = false;
 	struct fake_disk *fd;
 	unsigned int left;
 	int nth, ret;
 
-	fail_nth_for_gfp_kernel(test);
+	det_fail_nth_for_gfp_kernel(test);
 	for (nth = 1; nth < 500 && !after_events; nth++) {
-		fd = fake_alloc(test, ALL_EVENTS, FAKE_CDROM_FLAGS);
-		xchg_fail_nth(nth);
+		fd = det_fake_alloc(test, ALL_EVENTS, FAKE_CDROM_FLAGS);
+		det_xchg_fail_nth(nth);
 		ret = add_disk(fd->disk);
-		left = xchg_fail_nth(0);
+		left = det_xchg_fail_nth(0);
 		if (!ret) {
 			fd->added = true;
 			if (left)	/* no n-th allocation: the sweep is over */
@@ -89,7 +89,7 @@ void add_disk_fails_cleanly_when_allocation_fails(struct kunit *test)
 			after_events = true;
 		else
 			before_events = true;
-		KUNIT_EXPECT_EQ(test, fake_calls(fd), 0);
+		KUNIT_EXPECT_EQ(test, det_fake_calls(fd), 0);
 	}
 	kunit_info(test, "add_disk() failed cleanly up to allocation %d\n",
 		   nth - 1);

@@ -27,9 +27,9 @@ static const char *read_poll_msecs(struct fake_disk *fd)
 	return buf;
 }
 
-void events_lists_names_with_newline(struct kunit *test)
+void det_events_lists_names_with_newline(struct kunit *test)
 {
-	struct fake_disk *fd = fake_cdrom(test);
+	struct fake_disk *fd = det_fake_cdrom(test);
 	char *buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, buf);
@@ -37,67 +37,67 @@ void events_lists_names_with_newline(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, buf, "media_change eject_request\n");
 }
 
-void events_empty_without_uevent_flag(struct kunit *test)
+void det_events_empty_without_uevent_flag(struct kunit *test)
 {
-	struct fake_disk *fd = fake_alloc(test, ALL_EVENTS, 0);
+	struct fake_disk *fd = det_fake_alloc(test, ALL_EVENTS, 0);
 	char *buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, buf);
-	fake_add(fd);
+	det_fake_add(fd);
 	KUNIT_EXPECT_EQ(test, show_attr(fd, &dev_attr_events, buf), 0);
 }
 
-void events_async_is_empty(struct kunit *test)
+void det_events_async_is_empty(struct kunit *test)
 {
-	struct fake_disk *fd = fake_cdrom(test);
+	struct fake_disk *fd = det_fake_cdrom(test);
 	char *buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, buf);
 	KUNIT_EXPECT_EQ(test, show_attr(fd, &dev_attr_events_async, buf), 0);
 }
 
-void poll_msecs_reads_back(struct kunit *test)
+void det_poll_msecs_reads_back(struct kunit *test)
 {
-	struct fake_disk *fd = fake_cdrom(test);
+	struct fake_disk *fd = det_fake_cdrom(test);
 
 	KUNIT_EXPECT_STREQ(test, read_poll_msecs(fd), "-1\n");
-	set_poll_msecs(fd, "250\n");
+	det_set_poll_msecs(fd, "250\n");
 	KUNIT_EXPECT_STREQ(test, read_poll_msecs(fd), "250\n");
-	set_poll_msecs(fd, "-1");
+	det_set_poll_msecs(fd, "-1");
 	KUNIT_EXPECT_STREQ(test, read_poll_msecs(fd), "-1\n");
 }
 
-void poll_msecs_minus_one_without_events(struct kunit *test)
+void det_poll_msecs_minus_one_without_events(struct kunit *test)
 {
-	struct fake_disk *fd = fake_alloc(test, 0, 0);
+	struct fake_disk *fd = det_fake_alloc(test, 0, 0);
 
-	fake_add(fd);
+	det_fake_add(fd);
 	KUNIT_EXPECT_STREQ(test, read_poll_msecs(fd), "-1\n");
-	KUNIT_EXPECT_EQ(test, poll_msecs_store(fd, "100", 3), -ENODEV);
+	KUNIT_EXPECT_EQ(test, det_poll_msecs_store(fd, "100", 3), -ENODEV);
 }
 
 /* A refused write returns its error and leaves the interval alone. */
-void poll_msecs_refuses_bad_write(struct kunit *test)
+void det_poll_msecs_refuses_bad_write(struct kunit *test)
 {
 	const struct interval_write *w = test->param_value;
-	struct fake_disk *fd = fake_cdrom(test);
+	struct fake_disk *fd = det_fake_cdrom(test);
 
-	set_poll_msecs(fd, "700");
-	KUNIT_EXPECT_EQ_MSG(test, poll_msecs_store(fd, w->val, w->len),
+	det_set_poll_msecs(fd, "700");
+	KUNIT_EXPECT_EQ_MSG(test, det_poll_msecs_store(fd, w->val, w->len),
 			    (ssize_t)w->err, "write of \"%*pE\"", (int)w->len,
 			    w->val);
 	KUNIT_EXPECT_STREQ(test, read_poll_msecs(fd), "700\n");
 }
 
 /* An accepted write returns its length; the value reads back. */
-void poll_msecs_accepts_write(struct kunit *test)
+void det_poll_msecs_accepts_write(struct kunit *test)
 {
 	const struct interval_write *w = test->param_value;
-	struct fake_disk *fd = fake_cdrom(test);
+	struct fake_disk *fd = det_fake_cdrom(test);
 	char want[24];
 
-	set_poll_msecs(fd, "700");
-	KUNIT_EXPECT_EQ_MSG(test, poll_msecs_store(fd, w->val, w->len),
+	det_set_poll_msecs(fd, "700");
+	KUNIT_EXPECT_EQ_MSG(test, det_poll_msecs_store(fd, w->val, w->len),
 			    (ssize_t)w->len, "write of \"%*pE\"", (int)w->len,
 			    w->val);
 	snprintf(want, sizeof(want), "%lld\n", w->msecs);
@@ -108,23 +108,23 @@ void poll_msecs_accepts_write(struct kunit *test)
 #define DFL_UNTOUCHED	12345UL
 
 /* A refused default returns its error and stores nothing. */
-void default_refuses_bad_write(struct kunit *test)
+void det_default_refuses_bad_write(struct kunit *test)
 {
 	const struct interval_write *w = test->param_value;
 	unsigned long msecs = DFL_UNTOUCHED;
 
-	KUNIT_EXPECT_EQ_MSG(test, parse_dfl(test, w->val, &msecs), w->err,
+	KUNIT_EXPECT_EQ_MSG(test, det_parse_dfl(test, w->val, &msecs), w->err,
 			    "write of \"%*pE\"", (int)w->len, w->val);
 	KUNIT_EXPECT_EQ(test, msecs, DFL_UNTOUCHED);
 }
 
 /* An accepted default stores its value. */
-void default_accepts_write(struct kunit *test)
+void det_default_accepts_write(struct kunit *test)
 {
 	const struct interval_write *w = test->param_value;
 	unsigned long msecs = DFL_UNTOUCHED;
 
-	KUNIT_EXPECT_EQ_MSG(test, parse_dfl(test, w->val, &msecs), 0,
+	KUNIT_EXPECT_EQ_MSG(test, det_parse_dfl(test, w->val, &msecs), 0,
 			    "write of \"%*pE\"", (int)w->len, w->val);
 	KUNIT_EXPECT_EQ(test, (long long)msecs, w->msecs);
 }
@@ -133,9 +133,9 @@ void default_accepts_write(struct kunit *test)
  * The real parameter reads back what was written to it: the running
  * default, so that nothing changes for the rest of the system.
  */
-void default_write_reads_back(struct kunit *test)
+void det_default_write_reads_back(struct kunit *test)
 {
 	const struct dfl_spelling *sp = test->param_value;
 
-	rewrite_dfl(test, sp->fmt);
+	det_rewrite_dfl(test, sp->fmt);
 }

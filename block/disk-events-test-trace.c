@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests for block/disk-events.c: the disk_events tracepoints,
- * beyond mainline, found by name (tp_attach()) so that the suites link
+ * beyond mainline, found by name (det_tp_attach()) so that the suites link
  * against mainline's core.
  */
 #include "disk-events-test.h"
@@ -30,42 +30,42 @@ static void on_block(void *data, struct gendisk *disk, int depth)
 	atomic_inc(&p->hits);
 }
 
-void check_tracepoint_fires_per_check(struct kunit *test)
+void det_check_tracepoint_fires_per_check(struct kunit *test)
 {
-	struct fake_disk *fd = fake_cdrom(test);
-	struct tp_probe *p = tp_attach(test, fd, "disk_events_check", on_check);
-	int n = fake_calls(fd);
+	struct fake_disk *fd = det_fake_cdrom(test);
+	struct tp_probe *p = det_tp_attach(test, fd, "disk_events_check", on_check);
+	int n = det_fake_calls(fd);
 
-	check_now_answering(fd, DISK_EVENT_EJECT_REQUEST);
-	KUNIT_EXPECT_EQ(test, atomic_read(&p->hits), fake_calls(fd) - n);
+	det_check_now_answering(fd, DISK_EVENT_EJECT_REQUEST);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->hits), det_fake_calls(fd) - n);
 	KUNIT_EXPECT_GE(test, atomic_read(&p->hits), 1);
 }
 
-void check_tracepoint_reports_found_events(struct kunit *test)
+void det_check_tracepoint_reports_found_events(struct kunit *test)
 {
-	struct fake_disk *fd = fake_cdrom(test);
-	struct tp_probe *p = tp_attach(test, fd, "disk_events_check", on_check);
+	struct fake_disk *fd = det_fake_cdrom(test);
+	struct tp_probe *p = det_tp_attach(test, fd, "disk_events_check", on_check);
 
-	check_now_answering(fd, DISK_EVENT_MEDIA_CHANGE);
+	det_check_now_answering(fd, DISK_EVENT_MEDIA_CHANGE);
 	KUNIT_EXPECT_EQ(test, p->last_mask, DISK_EVENT_MEDIA_CHANGE);
 }
 
-void uevent_tracepoint_carries_events_and_diskseq(struct kunit *test)
+void det_uevent_tracepoint_carries_events_and_diskseq(struct kunit *test)
 {
-	struct fake_disk *fd = fake_cdrom(test);
-	struct tp_probe *p = tp_attach(test, fd, "disk_events_uevent", on_uevent);
+	struct fake_disk *fd = det_fake_cdrom(test);
+	struct tp_probe *p = det_tp_attach(test, fd, "disk_events_uevent", det_on_uevent);
 
-	check_now_answering(fd, DISK_EVENT_MEDIA_CHANGE);
+	det_check_now_answering(fd, DISK_EVENT_MEDIA_CHANGE);
 	KUNIT_EXPECT_EQ(test, atomic_read(&p->hits), 1);
 	KUNIT_EXPECT_EQ(test, p->last_mask, DISK_EVENT_MEDIA_CHANGE);
 	KUNIT_EXPECT_EQ(test, p->last_u64, fd->disk->diskseq);
 }
 
-void block_tracepoints_show_depth(struct kunit *test)
+void det_block_tracepoints_show_depth(struct kunit *test)
 {
-	struct fake_disk *fd = fake_cdrom(test);
-	struct tp_probe *b = tp_attach(test, fd, "disk_events_block", on_block);
-	struct tp_probe *u = tp_attach(test, fd, "disk_events_unblock", on_block);
+	struct fake_disk *fd = det_fake_cdrom(test);
+	struct tp_probe *b = det_tp_attach(test, fd, "disk_events_block", on_block);
+	struct tp_probe *u = det_tp_attach(test, fd, "disk_events_unblock", on_block);
 
 	disk_block_events(fd->disk);
 	disk_block_events(fd->disk);

@@ -30,18 +30,18 @@ static int clear_change_failing_uevent(struct kunit *test,
 	bool changed;
 	int i;
 
-	fail_nth_for_gfp_kernel(test);
+	det_fail_nth_for_gfp_kernel(test);
 	for (i = 0; i < 5; i++) {
 		/* A check without change between: a drive, not a flapping one. */
 		KUNIT_ASSERT_FALSE(test, disk_check_media_change(fd->disk));
-		fake_answer(fd, DISK_EVENT_MEDIA_CHANGE);
-		xchg_fail_nth(1);
+		det_fake_answer(fd, DISK_EVENT_MEDIA_CHANGE);
+		det_xchg_fail_nth(1);
 		changed = disk_check_media_change(fd->disk);
-		left = xchg_fail_nth(0);
+		left = det_xchg_fail_nth(0);
 		KUNIT_ASSERT_TRUE(test, changed);
 		KUNIT_ASSERT_EQ_MSG(test, left, 0,
 				    "no allocation failed: was a uevent sent?");
-		if (!count_uevents(l, fd, "DISK_MEDIA_CHANGE", QUIET_MS))
+		if (!det_count_uevents(l, fd, "DISK_MEDIA_CHANGE", QUIET_MS))
 			return i;
 	}
 	KUNIT_FAIL_AND_ABORT(test, "5 uevents sent despite a failed allocation");
@@ -54,17 +54,17 @@ static void clear_change_sending_uevent(struct kunit *test,
 					struct listener *l)
 {
 	KUNIT_ASSERT_FALSE(test, disk_check_media_change(fd->disk));
-	fake_answer(fd, DISK_EVENT_MEDIA_CHANGE);
+	det_fake_answer(fd, DISK_EVENT_MEDIA_CHANGE);
 	KUNIT_ASSERT_TRUE(test, disk_check_media_change(fd->disk));
-	KUNIT_ASSERT_EQ(test, count_uevents(l, fd, "DISK_MEDIA_CHANGE",
-					    QUIET_MS), 1);
+	KUNIT_ASSERT_EQ(test, det_count_uevents(l, fd, "DISK_MEDIA_CHANGE",
+						QUIET_MS), 1);
 }
 
-void failed_uevent_hits_no_tracepoint(struct kunit *test)
+void det_failed_uevent_hits_no_tracepoint(struct kunit *test)
 {
-	struct fake_disk *fd = fake_cdrom(test);
-	struct tp_probe *p = tp_attach(test, fd, "disk_events_uevent", on_uevent);
-	struct listener *l = listener_open(test);
+	struct fake_disk *fd = det_fake_cdrom(test);
+	struct tp_probe *p = det_tp_attach(test, fd, "disk_events_uevent", det_on_uevent);
+	struct listener *l = det_listener_open(test);
 	int sent;
 
 	sent = clear_change_failing_uevent(test, fd, l);
@@ -73,51 +73,51 @@ void failed_uevent_hits_no_tracepoint(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&p->hits), sent + 1);
 }
 
-void failed_uevent_not_counted(struct kunit *test)
+void det_failed_uevent_not_counted(struct kunit *test)
 {
 	struct fake_disk *fd;
 	struct listener *l;
 	int sent;
 
-	needs_debugfs(test);
-	fd = fake_cdrom(test);
-	l = listener_open(test);
-	KUNIT_ASSERT_EQ(test, stat_of(fd, "uevents"), 0);
+	det_needs_debugfs(test);
+	fd = det_fake_cdrom(test);
+	l = det_listener_open(test);
+	KUNIT_ASSERT_EQ(test, det_stat_of(fd, "uevents"), 0);
 	sent = clear_change_failing_uevent(test, fd, l);
-	KUNIT_EXPECT_EQ(test, stat_of(fd, "uevents"), sent);
-	KUNIT_EXPECT_EQ(test, stat_of(fd, "found_media_change"), sent + 1);
+	KUNIT_EXPECT_EQ(test, det_stat_of(fd, "uevents"), sent);
+	KUNIT_EXPECT_EQ(test, det_stat_of(fd, "found_media_change"), sent + 1);
 	clear_change_sending_uevent(test, fd, l);
-	KUNIT_EXPECT_EQ(test, stat_of(fd, "uevents"), sent + 1);
+	KUNIT_EXPECT_EQ(test, det_stat_of(fd, "uevents"), sent + 1);
 }
 
-void suppressed_uevent_hits_no_tracepoint(struct kunit *test)
+void det_suppressed_uevent_hits_no_tracepoint(struct kunit *test)
 {
-	struct fake_disk *fd = fake_cdrom(test);
-	struct tp_probe *p = tp_attach(test, fd, "disk_events_uevent", on_uevent);
+	struct fake_disk *fd = det_fake_cdrom(test);
+	struct tp_probe *p = det_tp_attach(test, fd, "disk_events_uevent", det_on_uevent);
 
-	suppress_uevents(test, fd);
-	check_now_answering(fd, DISK_EVENT_MEDIA_CHANGE);
+	det_suppress_uevents(test, fd);
+	det_check_now_answering(fd, DISK_EVENT_MEDIA_CHANGE);
 	KUNIT_EXPECT_EQ(test, atomic_read(&p->hits), 0);
 	KUNIT_EXPECT_TRUE(test, disk_check_media_change(fd->disk));
 
-	allow_uevents(fd);
-	check_now_answering(fd, DISK_EVENT_MEDIA_CHANGE);
+	det_allow_uevents(fd);
+	det_check_now_answering(fd, DISK_EVENT_MEDIA_CHANGE);
 	KUNIT_EXPECT_EQ(test, atomic_read(&p->hits), 1);
 }
 
-void suppressed_uevent_not_counted(struct kunit *test)
+void det_suppressed_uevent_not_counted(struct kunit *test)
 {
 	struct fake_disk *fd;
 
-	needs_debugfs(test);
-	fd = fake_cdrom(test);
-	suppress_uevents(test, fd);
-	check_now_answering(fd, DISK_EVENT_MEDIA_CHANGE);
-	KUNIT_EXPECT_EQ(test, stat_of(fd, "found_media_change"), 1);
-	KUNIT_EXPECT_EQ(test, stat_of(fd, "uevents"), 0);
+	det_needs_debugfs(test);
+	fd = det_fake_cdrom(test);
+	det_suppress_uevents(test, fd);
+	det_check_now_answering(fd, DISK_EVENT_MEDIA_CHANGE);
+	KUNIT_EXPECT_EQ(test, det_stat_of(fd, "found_media_change"), 1);
+	KUNIT_EXPECT_EQ(test, det_stat_of(fd, "uevents"), 0);
 	KUNIT_EXPECT_TRUE(test, disk_check_media_change(fd->disk));
 
-	allow_uevents(fd);
-	check_now_answering(fd, DISK_EVENT_MEDIA_CHANGE);
-	KUNIT_EXPECT_EQ(test, stat_of(fd, "uevents"), 1);
+	det_allow_uevents(fd);
+	det_check_now_answering(fd, DISK_EVENT_MEDIA_CHANGE);
+	KUNIT_EXPECT_EQ(test, det_stat_of(fd, "uevents"), 1);
 }
