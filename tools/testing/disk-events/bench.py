@@ -76,7 +76,6 @@ def boot(tree, mode, n, run, poll_ms=POLL_MS, window_s=WINDOW_S):
     if poll_ms != POLL_MS:
         name += "-%dms" % poll_ms
     rundir = os.path.join(e2e.BUILD, "run", "bench", name)
-    os.makedirs(rundir, exist_ok=True)
     log, stamps = rundir + ".log", rundir + ".stamps"
     dfl = poll_ms if mode == "kernel" else 0
     status = vm.run([

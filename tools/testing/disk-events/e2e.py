@@ -231,7 +231,6 @@ def run_scenario(tree, name, results, spec=None, boot=""):
     kind = kind_of(name)
     rundir = os.path.join(BUILD, "run", tree, name)
     log, tap = rundir + ".log", rundir + ".tap"
-    os.makedirs(rundir, exist_ok=True)
     for stale in (log, tap):
         if os.path.exists(stale):
             os.unlink(stale)

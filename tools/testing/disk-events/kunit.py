@@ -115,7 +115,6 @@ def main():
     rundir = os.path.join(e2e.BUILD, "run", tree, "kunit" if name == tree
                           else "kunit-" + name.split("-", 1)[-1])
     log, js = rundir + ".log", rundir + ".json"
-    os.makedirs(rundir, exist_ok=True)
     glob = os.environ.get("KUNIT_FILTER")
     only = " kunit.filter_glob=" + glob if glob else ""
     want = declared_suites(glob)

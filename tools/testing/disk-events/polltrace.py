@@ -44,7 +44,6 @@ def boot(tree, run, seconds):
     """One guest; its exit status."""
     log = log_of(tree, run)
     rundir = log[:-len(".log")]
-    os.makedirs(rundir, exist_ok=True)
     return vm.run([
         "--kernel", os.path.join(e2e.BUILD, "obj", tree + "-lean", "arch/x86/boot/bzImage"),
         "--initrd", os.path.join(e2e.BUILD, "guest.cpio"),

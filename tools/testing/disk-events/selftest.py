@@ -56,10 +56,10 @@ def fake_guest(console_lines, control_lines, status=0):
     def run(argv):
         args = vm.parser().parse_args(argv)
         if console_lines is not None:       # None: the log is lost
-            with open(args.log, "w") as f:
+            with vm.open_output(args.log) as f:
                 f.write("\n".join(console_lines) + "\n")
         if args.results:
-            with open(args.results, "w") as f:
+            with vm.open_output(args.results) as f:
                 f.write("\n".join(control_lines) + "\n")
         return status
     return run
