@@ -9,7 +9,7 @@
 #                         guards at their full counts (30 reboots, 30
 #                         kexecs, 50 + 50 surprise removals, 100 hot-plug
 #                         cycles, 50 swaps, 20 cycles of each module);
-#                         BASE=stock too
+#                         about 80 minutes (README); BASE=stock too
 #   make check-distro     make check's Debian 12 scenario (systemd, udev,
 #                         udisks2, modules) alone, with its 20 module
 #                         cycles of make check-long; BASE=stock too
