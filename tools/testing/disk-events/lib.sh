@@ -5,6 +5,9 @@
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
 HARNESS=$TOP/tools/testing/disk-events
 BUILD=${BUILD:-$TOP/build}
+# Every entry point writes under $BUILD, some before anything made it (a
+# clean clone has none): it exists from the first script on.
+mkdir -p "$BUILD"
 TREE=$BUILD/linux		# git repo: base commit, then our change
 STOCK=$BUILD/stock		# worktree of the pristine base commit
 OBJ=$BUILD/obj			# one O= directory per variant

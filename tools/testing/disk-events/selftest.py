@@ -355,6 +355,15 @@ class Folders(unittest.TestCase):
         self.assertEqual(run.returncode, 3, run.stdout)
         self.assertTrue(os.path.exists(os.path.join(build, "run", "demo.log")))
 
+    def test_shell_entry_points_with_no_build_folder_have_one(self):
+        # make mutants redirects into build/ before its first script ran.
+        top = tempfile.mkdtemp(prefix="selftest-")
+        self.addCleanup(shutil.rmtree, top)
+        build = os.path.join(top, "build")
+        subprocess.run(["bash", "-c", ". %s/lib.sh" % HERE], check=True,
+                       env=dict(os.environ, BUILD=build))
+        self.assertTrue(os.path.isdir(build))
+
 
 class Caches(unittest.TestCase):
     """A cache is used only for the inputs it was made from."""
