@@ -14,11 +14,11 @@
  * "disk_events_beyond_mainline" is behaviour only our core has (strict
  * input parsing, no checks after removal, aligned polling, tracepoints,
  * debugfs statistics, damping of flapping drives, ...): it fails on
- * mainline.  Tracepoints and the
- * debugfs file are looked up by name at run time, so the files link
- * against both cores; a case that needs them is skipped in a kernel
- * built without CONFIG_TRACEPOINTS or CONFIG_DEBUG_FS, but fails if the
- * kernel has the facility and the core does not use it.
+ * mainline.  Tracepoints and the debugfs file are looked up by name at
+ * run time, so the files link against both cores; a case that needs
+ * them is skipped in a kernel built without CONFIG_TRACEPOINTS or
+ * CONFIG_DEBUG_FS, but fails if the kernel has the facility and the core
+ * does not use it.
  *
  * No case changes what the rest of the system relies on.  The running
  * block.events_dfl_poll_msecs is never changed: the cases about it check
