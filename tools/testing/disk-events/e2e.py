@@ -54,7 +54,8 @@ REMOVALS = times(10, 50)
 # results the guest sends: the tests' own, and the final kmemleak scan)
 SCENARIOS = {
     "boot": ("boot", "standard", "", 300, 1 + 1),
-    # make run's demo, as run.sh boots it (on the debug kernel here).
+    # make run's demo: run.sh boots it with these drives and command
+    # line, on the lean kernel.
     "demo": ("demo", "demo", "block.events_dfl_poll_msecs=2000", 300, 5 + 1),
     "sysfs": ("sysfs", "standard", "block.events_dfl_poll_msecs=1000", 300, 45 + 1),
     "media": ("media", "standard", "block.events_dfl_poll_msecs=1000", 400, 13 + 1),
