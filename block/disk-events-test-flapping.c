@@ -2,7 +2,9 @@
 /*
  * KUnit tests for block/disk-events.c: flapping drives, beyond mainline.
  * A drive that reports a change at every check is damped: polled less
- * often, its media change uevents held, until it is quiet again.
+ * often, its media change uevents held, until it is quiet again.  These
+ * cases run on fake disks in real time; disk-events-test-rule.c tries
+ * the rule itself over minutes and days of simulated time.
  */
 #include <linux/delay.h>
 #include <linux/jiffies.h>
@@ -12,12 +14,12 @@
 /*
  * --- flapping drives ---
  *
- * The core's documented constants: DISK_EVENTS_FLAP_CHECKS changes in a
- * row, of checks or of grid slots, make a disk flapping; its period is
- * at least DAMP_MIN_MS, doubled per level up to DAMP_MAX; a check that
- * finds no change a period after the last one ends the damping.
+ * The core's documented constants: DISK_EVENTS_FLAP_QUICK changes in a
+ * row, each less than a second after the one before, make a disk
+ * flapping; its period is at least DAMP_MIN_MS, doubled per level up to
+ * DAMP_MAX; a period without a change ends the damping.
  */
-#define FLAP_CHECKS	4
+#define FLAP_QUICK	4
 #define DAMP_MAX	3
 #define DAMP_MIN_MS	1000
 
@@ -50,17 +52,23 @@ static void opens_learn_of_changes(struct fake_disk *fd, int n)
 		KUNIT_EXPECT_TRUE(fd->test, disk_check_media_change(fd->disk));
 }
 
+/* Quick opens, each finding a change, until @fd is damped at level 1. */
+static void damp_by_quick_opens(struct fake_disk *fd)
+{
+	start_flapping(fd, DISK_EVENT_MEDIA_CHANGE);
+	opens_learn_of_changes(fd, FLAP_QUICK);
+	KUNIT_ASSERT_EQ(fd->test, det_stat_of(fd, "damp_level"), 1);
+}
+
 /*
- * Sleep until at least half of the current slot of a @period_ms grid on
- * the jiffies clock is left.  A damped disk sends one media change
- * uevent per slot of its period's grid: a case that must see what one
- * slot allows starts here.
+ * Sleep until less than a quarter of the current slot of a @period_ms
+ * grid on the jiffies clock is left, so that a grid point comes soon.
  */
-static void start_early_in_slot(unsigned int period_ms)
+static void start_late_in_slot(unsigned int period_ms)
 {
 	unsigned long period = msecs_to_jiffies(period_ms);
 
-	while (period - jiffies % period < period / 2)
+	while (period - jiffies % period > period / 4)
 		msleep(20);
 }
 
@@ -77,7 +85,7 @@ void det_flapping_found_by_polls_slows_polling(struct kunit *test)
 	n = det_fake_calls(fd);
 	det_set_poll_msecs(fd, FAST_POLL);
 	/* The interval write's check and then polls, all "changed". */
-	KUNIT_ASSERT_TRUE(test, det_wait_checked(fd, n + FLAP_CHECKS));
+	KUNIT_ASSERT_TRUE(test, det_wait_checked(fd, n + FLAP_QUICK));
 	KUNIT_EXPECT_EQ(test, det_stat_of(fd, "flapping"), 1);
 	KUNIT_EXPECT_EQ(test, det_stat_of(fd, "damp_level"), 1);
 	KUNIT_EXPECT_EQ(test, det_stat_of(fd, "damp_period_ms"), 2 * DAMP_MIN_MS);
@@ -96,45 +104,114 @@ void det_flapping_found_by_opens_holds_uevents(struct kunit *test)
 	fd = det_fake_cdrom(test);		/* not polled */
 	l = det_listener_open(test);
 	start_flapping(fd, DISK_EVENT_MEDIA_CHANGE);
-	/* All the opens below within one slot of the level 1 period. */
-	start_early_in_slot(2 * DAMP_MIN_MS);
-	opens_learn_of_changes(fd, FLAP_CHECKS);
+	opens_learn_of_changes(fd, FLAP_QUICK);
 	/* Uevents until it is found flapping, the last one included. */
 	KUNIT_EXPECT_EQ(test, det_count_uevents(l, fd, "DISK_MEDIA_CHANGE",
-						QUIET_MS), FLAP_CHECKS);
+						QUIET_MS), FLAP_QUICK);
 	KUNIT_EXPECT_EQ(test, det_stat_of(fd, "damp_level"), 1);
 
-	opens_learn_of_changes(fd, FLAP_CHECKS - 1);
+	/* A check that is not an open finds a change: it is held ... */
+	disk_flush_events(fd->disk, 0);
 	KUNIT_EXPECT_EQ(test, det_count_uevents(l, fd, "DISK_MEDIA_CHANGE",
 						QUIET_MS), 0);
-	KUNIT_EXPECT_EQ(test, det_stat_of(fd, "uevents_held"), FLAP_CHECKS - 1);
-	/* The held change is told once, when its 2000 ms period ends. */
+	KUNIT_EXPECT_EQ(test, det_stat_of(fd, "uevents_held"), 1);
+	/* ... and told once, when its 2000 ms period ends. */
 	KUNIT_EXPECT_EQ(test, det_count_uevents(l, fd, "DISK_MEDIA_CHANGE",
 						2 * DAMP_MIN_MS + QUIET_MS), 1);
 }
 
 /*
- * udev's opens take each change as soon as it is told, and between them
- * the drive's checks find none: a change in every slot of the grid (at
- * least DAMP_MIN_MS) still makes the disk flapping, at the fourth slot.
+ * A damped disk's opener learns of a held change itself: no uevent
+ * tells of it later.
  */
-void det_changes_in_slots_in_a_row_are_flapping(struct kunit *test)
+void det_held_change_is_dropped_once_an_opener_learns_of_it(struct kunit *test)
 {
 	struct fake_disk *fd;
+	struct listener *l;
+
+	det_needs_debugfs(test);
+	fd = det_fake_cdrom(test);		/* not polled */
+	damp_by_quick_opens(fd);
+	start_flapping(fd, 0);
+
+	l = det_listener_open(test);
+	det_check_now_answering(fd, DISK_EVENT_MEDIA_CHANGE);
+	KUNIT_ASSERT_EQ(test, det_stat_of(fd, "uevents_held"), 1);
+	KUNIT_EXPECT_TRUE(test, disk_check_media_change(fd->disk));
+	KUNIT_EXPECT_EQ(test, det_count_uevents(l, fd, "DISK_MEDIA_CHANGE",
+						2 * DAMP_MIN_MS + QUIET_MS), 0);
+}
+
+/*
+ * At most one media change uevent per period: damped just before a grid
+ * point of its 2000 ms period, a disk holds the next change for the
+ * whole period, not only up to that grid point.
+ */
+void det_damped_disk_tells_one_change_per_period(struct kunit *test)
+{
+	struct fake_disk *fd;
+	struct listener *l;
+
+	det_needs_debugfs(test);
+	fd = det_fake_cdrom(test);		/* not polled */
+	l = det_listener_open(test);
+	start_late_in_slot(2 * DAMP_MIN_MS);
+	damp_by_quick_opens(fd);
+	KUNIT_EXPECT_EQ(test, det_count_uevents(l, fd, "DISK_MEDIA_CHANGE",
+						QUIET_MS), FLAP_QUICK);
+	start_flapping(fd, 0);
+
+	det_check_now_answering(fd, DISK_EVENT_MEDIA_CHANGE);
+	KUNIT_EXPECT_EQ(test, det_count_uevents(l, fd, "DISK_MEDIA_CHANGE",
+						3 * DAMP_MIN_MS / 2), 0);
+	KUNIT_EXPECT_EQ(test, det_count_uevents(l, fd, "DISK_MEDIA_CHANGE",
+						DAMP_MIN_MS), 1);
+}
+
+/*
+ * Damping ends on a disk that nothing checks, as on any: a period after
+ * the last change, even if the user stopped polling it while it still
+ * flapped, as the old message advised.
+ */
+void det_damping_ends_on_an_unpolled_disk(struct kunit *test)
+{
+	struct fake_disk *fd;
+
+	det_needs_debugfs(test);
+	fd = det_fake_cdrom(test);
+	damp_by_quick_opens(fd);
+	det_set_poll_msecs(fd, "0");
+	start_flapping(fd, 0);
+
+	msleep(2 * DAMP_MIN_MS + QUIET_MS);
+	KUNIT_EXPECT_EQ(test, det_stat_of(fd, "damp_level"), 0);
+	KUNIT_EXPECT_EQ(test, det_stat_of(fd, "damp_period_ms"), 0);
+}
+
+/*
+ * A person in a hurry at the interval udev sets, 2000 ms: a disc at
+ * every poll, each change told and found again by udev's open.  Never
+ * damped.
+ */
+void det_disc_at_every_2000_ms_poll_is_never_damped(struct kunit *test)
+{
+	struct fake_disk *fd;
+	struct listener *l;
 	int i;
 
 	det_needs_debugfs(test);
-	fd = det_fake_cdrom(test);		/* not polled: slots of DAMP_MIN_MS */
-	start_early_in_slot(DAMP_MIN_MS);
-	for (i = 1; i <= FLAP_CHECKS; i++) {
+	fd = det_fake_cdrom(test);
+	l = det_listener_open(test);
+	det_set_poll_msecs(fd, "2000");
+	for (i = 0; i < 6; i++) {
 		det_fake_answer(fd, DISK_EVENT_MEDIA_CHANGE);
-		KUNIT_EXPECT_TRUE(test, disk_check_media_change(fd->disk));
-		KUNIT_EXPECT_FALSE(test, disk_check_media_change(fd->disk));
-		KUNIT_EXPECT_EQ(test, det_stat_of(fd, "damp_level"),
-				i == FLAP_CHECKS ? 1 : 0);
-		msleep(DAMP_MIN_MS);
+		KUNIT_EXPECT_TRUE(test, det_wait_uevent(l, fd, "DISK_MEDIA_CHANGE"));
+		det_fake_answer(fd, DISK_EVENT_MEDIA_CHANGE);
+		opens_learn_of_changes(fd, 1);
 	}
-	KUNIT_EXPECT_EQ(test, det_stat_of(fd, "flapping"), 1);
+	KUNIT_EXPECT_EQ(test, det_stat_of(fd, "flapping"), 0);
+	KUNIT_EXPECT_EQ(test, det_stat_of(fd, "uevents_held"), 0);
+	KUNIT_EXPECT_EQ(test, det_stat_of(fd, "damp_level"), 0);
 }
 
 /* Like floppy's: no uevents, no loop with udev, no damping. */
@@ -146,7 +223,7 @@ void det_drive_without_uevents_is_never_flapping(struct kunit *test)
 	fd = det_fake_alloc(test, DISK_EVENT_MEDIA_CHANGE, 0);
 	det_fake_add(fd);
 	start_flapping(fd, DISK_EVENT_MEDIA_CHANGE);
-	opens_learn_of_changes(fd, 2 * FLAP_CHECKS);
+	opens_learn_of_changes(fd, 2 * FLAP_QUICK);
 	KUNIT_EXPECT_EQ(test, det_stat_of(fd, "flapping"), 0);
 	KUNIT_EXPECT_EQ(test, det_stat_of(fd, "damp_level"), 0);
 }
@@ -162,7 +239,7 @@ void det_damping_rises_a_level_per_run_up_to_its_cap(struct kunit *test)
 	p = det_tp_attach(test, fd, "disk_events_damp", on_damp);
 	start_flapping(fd, DISK_EVENT_MEDIA_CHANGE);
 	for (level = 1; level <= DAMP_MAX + 2; level++) {
-		opens_learn_of_changes(fd, FLAP_CHECKS);
+		opens_learn_of_changes(fd, FLAP_QUICK);
 		KUNIT_EXPECT_EQ(test, det_stat_of(fd, "damp_level"),
 				min(level, DAMP_MAX));
 	}
@@ -182,9 +259,7 @@ void det_damping_ends_after_a_quiet_stretch(struct kunit *test)
 	det_needs_debugfs(test);
 	fd = det_fake_cdrom(test);
 	p = det_tp_attach(test, fd, "disk_events_damp", on_damp);
-	start_flapping(fd, DISK_EVENT_MEDIA_CHANGE);
-	opens_learn_of_changes(fd, FLAP_CHECKS);
-	KUNIT_ASSERT_EQ(test, det_stat_of(fd, "damp_level"), 1);
+	damp_by_quick_opens(fd);
 
 	start_flapping(fd, 0);
 	msleep(2 * DAMP_MIN_MS + QUIET_MS);
@@ -209,43 +284,13 @@ void det_damping_never_holds_eject_requests(struct kunit *test)
 
 	det_needs_debugfs(test);
 	fd = det_fake_cdrom(test);
-	start_flapping(fd, DISK_EVENT_MEDIA_CHANGE);
-	opens_learn_of_changes(fd, FLAP_CHECKS);
-	KUNIT_ASSERT_EQ(test, det_stat_of(fd, "damp_level"), 1);
+	damp_by_quick_opens(fd);
 
 	l = det_listener_open(test);
 	det_fake_answer(fd, DISK_EVENT_EJECT_REQUEST);
 	disk_flush_events(fd->disk, 0);
 	KUNIT_EXPECT_EQ(test, det_count_uevents(l, fd, "DISK_EJECT_REQUEST",
 						QUIET_MS), 1);
-}
-
-/*
- * A disc swapped every 10 s in a drive polled every 2 s: a change every
- * fifth poll, here at 10 ms, and each swap an eject and an insert on two
- * polls in a row, then udev's open.  Every swap is told, none held.
- */
-void det_swap_every_ten_seconds_is_never_damped(struct kunit *test)
-{
-	struct fake_disk *fd;
-	struct listener *l;
-	int i;
-
-	det_needs_debugfs(test);
-	fd = det_fake_cdrom(test);
-	l = det_listener_open(test);
-	det_set_poll_msecs(fd, FAST_POLL);
-	for (i = 0; i < 10; i++) {
-		det_fake_answer(fd, DISK_EVENT_MEDIA_CHANGE);
-		det_fake_answer(fd, DISK_EVENT_MEDIA_CHANGE);
-		KUNIT_EXPECT_TRUE(test, det_wait_uevent(l, fd, "DISK_MEDIA_CHANGE"));
-		KUNIT_ASSERT_TRUE(test, det_fake_wait_calls(fd, det_fake_calls(fd) + 2));
-		det_close_disk(det_open_disk(fd, BLK_OPEN_READ, NULL));
-		KUNIT_ASSERT_TRUE(test, det_fake_wait_calls(fd, det_fake_calls(fd) + 4));
-	}
-	KUNIT_EXPECT_EQ(test, det_stat_of(fd, "flapping"), 0);
-	KUNIT_EXPECT_EQ(test, det_stat_of(fd, "uevents_held"), 0);
-	KUNIT_EXPECT_EQ(test, det_stat_of(fd, "damp_level"), 0);
 }
 
 /*

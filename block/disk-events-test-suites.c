@@ -94,7 +94,7 @@ static const struct interval_write good_poll_msecs[] = {
 	ACCEPTED("-0", 0, "minus zero"),
 	ACCEPTED("010", 10, "leading zeros: decimal"),
 	ACCEPTED("86400001", 86400001, "above one day"),
-	ACCEPTED("4294967295", 4294967295LL, "UINT_MAX"),
+	ACCEPTED("2147483647", 2147483647, "INT_MAX: the longest interval"),
 	ACCEPTED("5\0 9", 5, "up to an embedded NUL"),
 };
 
@@ -147,7 +147,7 @@ static const struct interval_write good_dfl_poll_msecs[] = {
 	ACCEPTED("010", 8, "octal"),
 	ACCEPTED("0", 0, "0: no polling"),
 	ACCEPTED("86400001", 86400001, "above one day"),
-	ACCEPTED("4294967295", 4294967295LL, "UINT_MAX"),
+	ACCEPTED("2147483647", 2147483647, "INT_MAX: the longest interval"),
 };
 
 KUNIT_ARRAY_PARAM(good_dfl_poll_msecs, good_dfl_poll_msecs,
@@ -194,7 +194,12 @@ static const struct interval_write malformed_poll_msecs[] = {
 	/* 10^41: mainline's sscanf() wraps it to a positive long. */
 	REFUSED("100000000000000000000000000000000000000000", ERANGE,
 		"a very long number"),
-	/* msecs_to_jiffies() takes an unsigned int. */
+	/*
+	 * msecs_to_jiffies() converts up to INT_MAX: mainline polled these
+	 * never, or truncated them to another interval.
+	 */
+	REFUSED("2147483648", ERANGE, "above INT_MAX"),
+	REFUSED("4294967295", ERANGE, "UINT_MAX"),
 	REFUSED("4294967296", ERANGE, "above UINT_MAX"),
 	REFUSED("9223372036854775807", ERANGE, "LONG_MAX"),
 };
@@ -213,6 +218,9 @@ KUNIT_ARRAY_PARAM(signed_poll_msecs, signed_poll_msecs, interval_write_desc);
 
 /* Accepted by mainline's default, and stored as is. */
 static const struct interval_write oversized_dfl_poll_msecs[] = {
+	REFUSED("2147483648", ERANGE, "above INT_MAX"),
+	REFUSED("0x80000000", ERANGE, "above INT_MAX, hexadecimal"),
+	REFUSED("4294967295", ERANGE, "UINT_MAX"),
 	REFUSED("4294967296", ERANGE, "above UINT_MAX"),
 	REFUSED("0x100000000", ERANGE, "above UINT_MAX, hexadecimal"),
 	REFUSED("18446744073709551615", ERANGE, "ULONG_MAX"),
@@ -317,12 +325,14 @@ static struct kunit_case disk_events_beyond_mainline_cases[] = {
 	DET_CASE(failed_uevent_not_counted),
 	DET_CASE(flapping_found_by_polls_slows_polling),
 	KUNIT_CASE_SLOW(det_flapping_found_by_opens_holds_uevents),
-	KUNIT_CASE_SLOW(det_changes_in_slots_in_a_row_are_flapping),
+	KUNIT_CASE_SLOW(det_held_change_is_dropped_once_an_opener_learns_of_it),
+	KUNIT_CASE_SLOW(det_damped_disk_tells_one_change_per_period),
+	KUNIT_CASE_SLOW(det_damping_ends_on_an_unpolled_disk),
+	KUNIT_CASE_SLOW(det_disc_at_every_2000_ms_poll_is_never_damped),
 	DET_CASE(drive_without_uevents_is_never_flapping),
 	DET_CASE(damping_rises_a_level_per_run_up_to_its_cap),
 	KUNIT_CASE_SLOW(det_damping_ends_after_a_quiet_stretch),
 	DET_CASE(damping_never_holds_eject_requests),
-	DET_CASE(swap_every_ten_seconds_is_never_damped),
 	DET_CASE(change_found_again_by_the_open_is_one_change),
 	{}
 };

@@ -283,12 +283,14 @@ void det_suppressed_uevent_not_counted(struct kunit *test);
 /* disk-events-test-flapping.c: flapping drives */
 void det_flapping_found_by_polls_slows_polling(struct kunit *test);
 void det_flapping_found_by_opens_holds_uevents(struct kunit *test);
-void det_changes_in_slots_in_a_row_are_flapping(struct kunit *test);
+void det_held_change_is_dropped_once_an_opener_learns_of_it(struct kunit *test);
+void det_damped_disk_tells_one_change_per_period(struct kunit *test);
+void det_damping_ends_on_an_unpolled_disk(struct kunit *test);
+void det_disc_at_every_2000_ms_poll_is_never_damped(struct kunit *test);
 void det_drive_without_uevents_is_never_flapping(struct kunit *test);
 void det_damping_rises_a_level_per_run_up_to_its_cap(struct kunit *test);
 void det_damping_ends_after_a_quiet_stretch(struct kunit *test);
 void det_damping_never_holds_eject_requests(struct kunit *test);
-void det_swap_every_ten_seconds_is_never_damped(struct kunit *test);
 void det_change_found_again_by_the_open_is_one_change(struct kunit *test);
 
 #endif /* BLK_DISK_EVENTS_TEST_H */

@@ -5,9 +5,11 @@
  *
  * A driver that can detect events sets disk->events (what it can report),
  * disk->event_flags (DISK_EVENT_FLAG_*) and fops->check_events().  This
- * file calls ->check_events(disk, clearing) from a delayed work item, on
- * a timer and when asked to, and tells user space about each event once:
- * an event then stays pending until an opener clears it through
+ * file calls ->check_events(disk, clearing) from the disk's work item,
+ * which the tick (below) queues when a periodic check is due and others
+ * queue for a check at once, and from disk_check_media_change() in the
+ * opener's context.  It tells user space about each event once: an event
+ * then stays pending until an opener clears it through
  * disk_check_media_change().
  *
  * Life of a disk's events, and who moves it along:
@@ -64,24 +66,34 @@
  * uevent makes udev open the disk, the open's check finds a change again,
  * and so on.  Only a disk that sends uevents can start that loop, so the
  * others are never damped: an empty floppy drive reports a change at every
- * open.  A disk is flapping when DISK_EVENTS_FLAP_CHECKS of its checks in
- * a row found a media change, or when checks found one in as many slots in
- * a row of its flapping grid: its interval, or DISK_EVENTS_DAMP_MIN_MS if
- * longer (or unpolled), times 2^L at damping level L.  Slots count as well
- * as checks because udev's opens take each change as soon as it is told:
- * the polls between them, and the opens that find nothing, break any
- * streak of checks.  An open that finds the change it was told of once more
- * (sr does) counts for neither.  The damping level then rises by one, up to
- * DISK_EVENTS_DAMP_MAX, and again at each further such run.  A damped
- * disk's period is that of its grid: it is polled at that period, and sends
- * at most one media change uevent per period, on the grid.  A change found
- * earlier is held back and its uevent sent by the first check of the next
- * period, for which the work is queued even if the disk is not polled.
- * Eject requests are never held.  A change still becomes pending at once,
- * so an opener's disk_check_media_change() stays exact: a stale page cache
- * is worse than noise.  A check that finds no change a whole period after
- * the last change found ends the damping.  Entering it is counted, entering
- * and leaving are logged (ratelimited), and every level change is traced.
+ * open.  Flapping is told from a person changing media by time, not by
+ * checks or poll intervals, so that the rule means the same at every
+ * interval.  A disk is flapping when its changes come
+ *   - faster than hands can swap media: DISK_EVENTS_FLAP_QUICK in a row,
+ *     each found less than DISK_EVENTS_FLAP_QUICK_MS after the one before
+ *     (udev's opens finding change after change), or
+ *   - for longer than a person keeps at it: none more than
+ *     DISK_EVENTS_FLAP_GAP_MS after the one before, for
+ *     DISK_EVENTS_FLAP_RUN_MS (a drive found changed at every poll).
+ * So a person swapping a disc every 2 s for a minute, or a card a minute
+ * for ever, is never damped, at any interval.  An open that finds again
+ * the change it was told of (sr does) finds no change here.  The damping
+ * level then rises by one, up to DISK_EVENTS_DAMP_MAX, and again at each
+ * further such run, counted afresh from the rise.  A damped disk's period
+ * is its interval, or DISK_EVENTS_DAMP_MIN_MS if longer (or unpolled),
+ * times 2^L at level L, and at most DISK_EVENTS_MAX_MSECS: the disk is
+ * polled at that period, and sends at most one media change uevent per
+ * period.  A change found sooner is held back, and its uevent sent by the
+ * first check a period after the last one sent, for which the work is
+ * queued even if the disk is not polled; an opener that clears the change
+ * meanwhile has learned of it, and it is dropped.  Eject requests are never
+ * held.  A change still becomes pending at once, so an opener's
+ * disk_check_media_change() stays exact: a stale page cache is worse than
+ * noise.  The damping ends a period after the last change found; an
+ * unpolled disk, which nothing checks, notices it at its next check or
+ * debugfs read.  Entering it is counted, entering and leaving are logged
+ * (ratelimited), and every level change is traced.  Times are jiffies_64,
+ * which never wrap.
  *
  * Locking:
  *   disk_events_mutex   the list of all live disk_events (for default
@@ -124,11 +136,21 @@
 #define DISK_EVENTS_NR		2
 
 /*
- * Flapping drives (see above).  A human swapping discs makes one check
- * find a change, two for an eject and an insert in quick succession,
- * in at most two slots in a row; udev's opens between them find none.
+ * The longest interval: msecs_to_jiffies() converts up to INT_MAX ms, and
+ * gives MAX_JIFFY_OFFSET above it.  A delay that long still compares right
+ * with time_before() on 32-bit at HZ=1000.
  */
-#define DISK_EVENTS_FLAP_CHECKS		4	/* changes in a row: flapping */
+#define DISK_EVENTS_MAX_MSECS		INT_MAX
+
+/*
+ * Flapping drives (see above).  A person in a hurry swaps a disc about
+ * every 2 s, an eject and an insert at least a second apart, for a
+ * minute at most.
+ */
+#define DISK_EVENTS_FLAP_QUICK		4	/* quick changes in a row */
+#define DISK_EVENTS_FLAP_QUICK_MS	1000	/* ... each sooner than this */
+#define DISK_EVENTS_FLAP_GAP_MS		10000	/* a run's longest pause */
+#define DISK_EVENTS_FLAP_RUN_MS		120000	/* a run this long: flapping */
 #define DISK_EVENTS_DAMP_MAX		3	/* the period at most x8 */
 #define DISK_EVENTS_DAMP_MIN_MS		1000UL	/* least interval to double */
 
@@ -139,7 +161,7 @@
  */
 #define DISK_EVENTS_MAX_ACTIVE		8
 
-/* What debugfs shows of a disk's checks; guarded by disk_events.lock. */
+/* What debugfs shows of a disk's checks; guarded by disk_events->lock. */
 struct disk_events_stats {
 	u64			checks;		/* ->check_events() calls */
 	u64			found[DISK_EVENTS_NR]; /* by event, as answered */
@@ -152,33 +174,42 @@ struct disk_events_stats {
 	ktime_t			blocked_since;	/* when block left 0 */
 };
 
+/*
+ * A disk's events.  Each field is tagged with what guards it:
+ *
+ * I: set before the disk is added, then read-only.
+ * M: disk_events_mutex.
+ * C: check_mutex.
+ * L: lock.  sysfs reads poll_msecs without it, with READ_ONCE().
+ * D: q->debugfs_mutex of the disk's queue.
+ * W: the workqueue API's own.
+ */
 struct disk_events {
-	struct list_head	node;		/* on disk_events_list while live */
-	struct gendisk		*disk;
+	struct list_head	node;		/* M: on disk_events_list */
+	struct gendisk		*disk;		/* I */
 
 	struct mutex		check_mutex;	/* serialises ->check_events() */
-	bool			removed;	/* check_mutex: no more checks */
+	bool			removed;	/* C: no more checks */
 
-	spinlock_t		lock;		/* guards the fields below it */
-	int			block;		/* block depth */
-	unsigned int		pending;	/* reported, not cleared */
-	unsigned int		clearing;	/* to clear at next check */
-	long			poll_msecs;	/* own interval, -1: default */
-	/* Flapping drives, see above. */
-	unsigned int		streak;		/* checks in a row with a change */
-	unsigned int		slot_streak;	/* grid slots, likewise */
-	unsigned long		change_slot;	/* the last such slot */
-	unsigned int		damp;		/* damping level, 0: none */
-	unsigned int		held;		/* changes whose uevent waits */
-	unsigned long		last_change;	/* jiffies of the last found */
-	unsigned long		next_uevent;	/* jiffies: held ones may go */
-	struct disk_events_stats stats;
+	spinlock_t		lock;		/* guards the fields tagged L */
+	int			block;		/* L: block depth */
+	unsigned int		pending;	/* L: reported, not cleared */
+	unsigned int		clearing;	/* L: to clear at next check */
+	long			poll_msecs;	/* L: own interval, -1: default */
+	/* Flapping drives (see above); times in jiffies_64. */
+	unsigned int		quick;		/* L: quick changes in a row */
+	unsigned int		damp;		/* L: damping level, 0: none */
+	unsigned int		held;		/* L: changes whose uevent waits */
+	u64			last_change;	/* L: when the last was found */
+	u64			run_start;	/* L: the first of the run */
+	u64			next_uevent;	/* L: held ones may go from then */
+	struct disk_events_stats stats;		/* L */
 
-	bool			due_set;	/* a periodic check is due ... */
-	unsigned long		due;		/* ... at this jiffy */
+	bool			due_set;	/* L: a periodic check is due ... */
+	unsigned long		due;		/* L: ... at this jiffy */
 
-	struct work_struct	work;		/* runs one check */
-	struct dentry		*debugfs;	/* q->debugfs_mutex */
+	struct work_struct	work;		/* W: runs one check */
+	struct dentry		*debugfs;	/* D */
 };
 
 /* Names in sysfs "events" and uevent variables, by event bit. */
@@ -237,41 +268,35 @@ static unsigned long disk_events_poll_msecs(struct disk_events *ev,
 	return msecs;
 }
 
-/*
- * The disk's flapping grid in ms, for poll interval @interval (0 if
- * unpolled): see "Flapping drives".  At most UINT_MAX, like any interval.
- */
-static unsigned long disk_events_grid_msecs(struct disk_events *ev,
-					    unsigned long interval)
-{
-	u64 msecs = (u64)max(interval, DISK_EVENTS_DAMP_MIN_MS) << ev->damp;
-
-	return min_t(u64, msecs, UINT_MAX);
-}
-
 /**
- * disk_events_period_msecs - the disk's period, damping included
+ * disk_events_period - the disk's period in jiffies, damping included
  * @ev: the disk's events
  * @interval: its poll interval in ms, 0 if unpolled
  *
- * Return: @interval while the disk is not damped; else @interval, or
- * DISK_EVENTS_DAMP_MIN_MS if longer, doubled per damping level (and at
- * most UINT_MAX, like any interval).  Called with @ev->lock held.
+ * Return: @interval while the disk is not damped (0 if unpolled); else
+ * @interval, or DISK_EVENTS_DAMP_MIN_MS if longer, doubled per damping
+ * level, and at most DISK_EVENTS_MAX_MSECS.  Called with @ev->lock held.
  */
+static unsigned long disk_events_period(struct disk_events *ev,
+					unsigned long interval)
+{
+	u64 period;
+
+	lockdep_assert_held(&ev->lock);
+	if (!ev->damp)
+		return msecs_to_jiffies(interval);
+	period = msecs_to_jiffies(max(interval, DISK_EVENTS_DAMP_MIN_MS));
+	return min_t(u64, period << ev->damp,
+		     msecs_to_jiffies(DISK_EVENTS_MAX_MSECS));
+}
+
+/* The period in ms, for debugfs, the trace and the log. */
 static unsigned long disk_events_period_msecs(struct disk_events *ev,
 					      unsigned long interval)
 {
-	lockdep_assert_held(&ev->lock);
 	if (!ev->damp)
 		return interval;
-	return disk_events_grid_msecs(ev, interval);
-}
-
-/* The length in jiffies of a slot of the flapping grid. */
-static unsigned long disk_events_grid_jiffies(struct disk_events *ev)
-{
-	return msecs_to_jiffies(disk_events_grid_msecs(ev,
-					disk_events_poll_msecs(ev, NULL)));
+	return jiffies_to_msecs(disk_events_period(ev, interval));
 }
 
 /**
@@ -317,8 +342,8 @@ static void disk_events_arm_tick(unsigned long due)
  */
 static void disk_events_schedule(struct disk_events *ev, bool now)
 {
-	unsigned long msecs, period, delay = 0;
-	long left;
+	unsigned long msecs, delay = 0;
+	s64 left;
 
 	lockdep_assert_held(&ev->lock);
 	ev->due_set = false;
@@ -329,12 +354,10 @@ static void disk_events_schedule(struct disk_events *ev, bool now)
 		return;
 	}
 	msecs = disk_events_poll_msecs(ev, NULL);
-	if (msecs) {
-		period = msecs_to_jiffies(disk_events_period_msecs(ev, msecs));
-		delay = disk_events_delay_to_grid(period);
-	}
+	if (msecs)
+		delay = disk_events_delay_to_grid(disk_events_period(ev, msecs));
 	if (ev->held) {
-		left = max(1L, (long)(ev->next_uevent - jiffies));
+		left = max_t(s64, 1, ev->next_uevent - get_jiffies_64());
 		if (!delay || left < delay)
 			delay = left;
 	}
@@ -438,56 +461,74 @@ static void disk_events_report(struct gendisk *disk, unsigned int fresh,
 		disk_events_send_uevent(disk, told);
 }
 
-/*
- * Count a media change found in the slot of the flapping grid that @now
- * falls in: one more slot in a row, unless the last was further back.
+/**
+ * disk_events_calm - end the damping after a period without changes
+ * @ev: the disk's events
+ * @now: the time, in jiffies_64
+ * @interval: the disk's poll interval in ms, 0 if unpolled
+ *
  * Called with @ev->lock held.
+ * Return: whether the damping ended.
  */
-static void disk_events_count_slot(struct disk_events *ev, unsigned long now)
+static bool disk_events_calm(struct disk_events *ev, u64 now,
+			     unsigned long interval)
 {
-	unsigned long slot = now / disk_events_grid_jiffies(ev);
+	if (!ev->damp || time_before64(now, ev->last_change +
+				       disk_events_period(ev, interval)))
+		return false;
+	ev->damp = 0;
+	return true;
+}
 
-	if (ev->slot_streak && slot == ev->change_slot)
-		return;
-	if (ev->slot_streak && slot == ev->change_slot + 1)
-		ev->slot_streak++;
+/**
+ * disk_events_flap_run - count a media change found at @now
+ * @ev: the disk's events
+ * @now: the time, in jiffies_64
+ *
+ * Extends the run of quick changes and the run of changes that keep
+ * coming, or starts them again (see "Flapping drives").  Both start
+ * again, from the next change, after a run that makes the disk flapping.
+ * Called with @ev->lock held.
+ *
+ * Return: whether the disk is flapping.
+ */
+static bool disk_events_flap_run(struct disk_events *ev, u64 now)
+{
+	u64 gap = now - ev->last_change;
+
+	if (!ev->quick || gap > msecs_to_jiffies(DISK_EVENTS_FLAP_GAP_MS))
+		ev->run_start = now;
+	if (ev->quick && gap < msecs_to_jiffies(DISK_EVENTS_FLAP_QUICK_MS))
+		ev->quick++;
 	else
-		ev->slot_streak = 1;
-	ev->change_slot = slot;
+		ev->quick = 1;
+	ev->last_change = now;
+	if (ev->quick < DISK_EVENTS_FLAP_QUICK &&
+	    now - ev->run_start < msecs_to_jiffies(DISK_EVENTS_FLAP_RUN_MS))
+		return false;
+	ev->quick = 0;
+	return true;
 }
 
 /**
  * disk_events_note_change - count a check for or against flapping
  * @ev: the disk's events
  * @changed: the check found a media change
+ * @now: when, in jiffies_64
+ * @interval: the disk's poll interval in ms, 0 if unpolled
  *
- * Ends the damping if the check found no change a period or more after
- * the last change found, and raises it by one level (up to
- * DISK_EVENTS_DAMP_MAX) when either streak of changes, of checks or of
- * slots, reaches DISK_EVENTS_FLAP_CHECKS.  Both start again at a new
- * level, whose slots are longer.
+ * Ends the damping if no change was found for a period, then counts a
+ * change and raises the damping by one level (up to DISK_EVENTS_DAMP_MAX)
+ * if it makes the disk flapping.  The change that does so is told at
+ * once; at most one per period is from then on.
  * Called with @ev->lock held.
  */
-static void disk_events_note_change(struct disk_events *ev, bool changed)
+static void disk_events_note_change(struct disk_events *ev, bool changed,
+				    u64 now, unsigned long interval)
 {
-	unsigned long now = jiffies;
-
-	if (!changed) {
-		ev->streak = 0;
-		if (ev->damp && time_after_eq(now, ev->last_change +
-					      disk_events_grid_jiffies(ev)))
-			ev->damp = 0;
+	disk_events_calm(ev, now, interval);
+	if (!changed || !disk_events_flap_run(ev, now))
 		return;
-	}
-
-	ev->last_change = now;
-	ev->streak++;
-	disk_events_count_slot(ev, now);
-	if (ev->streak < DISK_EVENTS_FLAP_CHECKS &&
-	    ev->slot_streak < DISK_EVENTS_FLAP_CHECKS)
-		return;
-	ev->streak = 0;
-	ev->slot_streak = 0;
 	if (ev->damp == DISK_EVENTS_DAMP_MAX)
 		return;
 	if (!ev->damp) {
@@ -503,9 +544,8 @@ static void disk_events_note_change(struct disk_events *ev, bool changed)
  * an opener's check after a poll told of it.  sr finds a change so twice,
  * by the poll's GET EVENT STATUS NOTIFICATION and by the open's TEST UNIT
  * READY, which gets the drive's unit attention for the same change.  Such
- * a check counts neither for nor against flapping: else one swap, an
- * eject and an insert each told by a poll and found again by udev's open,
- * would be four changes in a row.
+ * a check finds no change for flapping: else each change a poll told of
+ * would be two, a moment apart, as quick as a flapping drive's.
  */
 static bool disk_events_echo(unsigned int clearing, unsigned int found,
 			     unsigned int fresh)
@@ -517,30 +557,30 @@ static bool disk_events_echo(unsigned int clearing, unsigned int found,
  * disk_events_admit - which events to send uevents for now
  * @ev: the disk's events
  * @fresh: the events a check found that were not pending
+ * @now: the time, in jiffies_64
+ * @interval: the disk's poll interval in ms, 0 if unpolled
  *
  * Undamped, all of @fresh, and any media change held back before.
- * Damped, a media change (fresh or held) goes only once the period of
- * the last one has ended (see "Flapping drives"), and is held till then.
+ * Damped, a media change (fresh or held) goes only a period or more after
+ * the last one sent (see "Flapping drives"), and is held till then.
  * Called with @ev->lock held.
  *
  * Return: the events to name in a uevent.
  */
 static unsigned int disk_events_admit(struct disk_events *ev,
-				      unsigned int fresh)
+				      unsigned int fresh, u64 now,
+				      unsigned long interval)
 {
 	unsigned int change = (fresh | ev->held) & DISK_EVENT_MEDIA_CHANGE;
-	unsigned long now = jiffies, period;
 
-	if (ev->damp && change && time_before(now, ev->next_uevent)) {
+	if (ev->damp && change && time_before64(now, ev->next_uevent)) {
 		if (fresh & DISK_EVENT_MEDIA_CHANGE)
 			ev->stats.held++;
 		ev->held = change;
 		return fresh & ~DISK_EVENT_MEDIA_CHANGE;
 	}
-	if (ev->damp && change) {
-		period = disk_events_grid_jiffies(ev);
-		ev->next_uevent = now + disk_events_delay_to_grid(period);
-	}
+	if (ev->damp && change)
+		ev->next_uevent = now + disk_events_period(ev, interval);
 	ev->held = 0;
 	return fresh | change;
 }
@@ -555,11 +595,10 @@ static void disk_events_damping_changed(struct gendisk *disk,
 {
 	trace_disk_events_damp(disk, to, period_ms);
 	if (!from)
-		pr_warn_ratelimited("%s: media changes keep coming, a faulty drive or medium? Its uevents and polling are slowed to every %lu ms until it calms down; 0 in /sys/block/%s/events_poll_msecs stops polling it\n",
-				    disk->disk_name, period_ms,
-				    disk->disk_name);
+		pr_warn_ratelimited("%s: media changes keep coming, a faulty drive or medium? At most one uevent per %lu ms until they stop\n",
+				    disk->disk_name, period_ms);
 	else if (!to)
-		pr_info_ratelimited("%s: media changes calmed down, uevents and polling back to normal\n",
+		pr_info_ratelimited("%s: media changes calmed down, uevents back to normal\n",
 				    disk->disk_name);
 }
 
@@ -595,8 +634,9 @@ static void disk_events_check(struct disk_events *ev, unsigned int clear)
 {
 	struct gendisk *disk = ev->disk;
 	unsigned int clearing, found, fresh, told, damp_was, damp;
-	unsigned long period_ms;
+	unsigned long interval, period_ms;
 	ktime_t start, took;
+	u64 now;
 
 	mutex_lock(&ev->check_mutex);
 	if (ev->removed) {
@@ -614,18 +654,20 @@ static void disk_events_check(struct disk_events *ev, unsigned int clear)
 	took = ktime_sub(ktime_get(), start);
 	trace_disk_events_check(disk, clearing, found, ktime_to_ns(took));
 
+	now = get_jiffies_64();
 	spin_lock_irq(&ev->lock);
 	fresh = found & ~ev->pending;
 	ev->pending |= fresh;
 	disk_events_count_check(&ev->stats, start, took, found);
+	interval = disk_events_poll_msecs(ev, NULL);
 	damp_was = ev->damp;
-	if ((disk->event_flags & DISK_EVENT_FLAG_UEVENT) &&
-	    !disk_events_echo(clearing, found, fresh))
-		disk_events_note_change(ev, found & DISK_EVENT_MEDIA_CHANGE);
+	if (disk->event_flags & DISK_EVENT_FLAG_UEVENT)
+		disk_events_note_change(ev, found & DISK_EVENT_MEDIA_CHANGE &&
+					!disk_events_echo(clearing, found, fresh),
+					now, interval);
 	damp = ev->damp;
-	period_ms = disk_events_period_msecs(ev, disk_events_poll_msecs(ev,
-									NULL));
-	told = disk_events_admit(ev, fresh);
+	period_ms = disk_events_period_msecs(ev, interval);
+	told = disk_events_admit(ev, fresh, now, interval);
 	spin_unlock_irq(&ev->lock);
 	mutex_unlock(&ev->check_mutex);
 
@@ -760,6 +802,8 @@ static unsigned int disk_events_clear(struct disk_events *ev, unsigned int mask)
 	spin_lock_irq(&ev->lock);
 	cleared = ev->pending & mask;
 	ev->pending &= ~mask;
+	/* The opener learned of a held change: no uevent for it now. */
+	ev->held &= ~mask;
 	/* A disk_flush_events() while we were blocked still wants its check. */
 	flushed = ev->clearing;
 	spin_unlock_irq(&ev->lock);
@@ -860,13 +904,13 @@ static ssize_t events_poll_msecs_show(struct device *dev,
 }
 
 /*
- * Poll intervals reach msecs_to_jiffies(), which takes an unsigned int:
- * a larger value would be truncated into some other interval, so it is
- * refused instead.
+ * Poll intervals reach msecs_to_jiffies(), which converts at most
+ * DISK_EVENTS_MAX_MSECS: a larger value would be no interval at all, or
+ * truncated into some other one, so it is refused instead.
  */
 static int disk_events_check_range(unsigned long msecs)
 {
-	return msecs > UINT_MAX ? -ERANGE : 0;
+	return msecs > DISK_EVENTS_MAX_MSECS ? -ERANGE : 0;
 }
 
 /*
@@ -980,7 +1024,9 @@ static int disk_events_stats_show(struct seq_file *m, void *unused)
 	struct disk_events_stats st;
 	unsigned long poll_msecs, damp_ms = 0;
 	unsigned int pending, damp;
+	unsigned int damp_was;
 	const char *source;
+	bool calmed;
 	int block, i;
 
 	spin_lock_irq(&ev->lock);
@@ -988,10 +1034,14 @@ static int disk_events_stats_show(struct seq_file *m, void *unused)
 	pending = ev->pending;
 	block = ev->block;
 	poll_msecs = disk_events_poll_msecs(ev, &source);
+	damp_was = ev->damp;
+	calmed = disk_events_calm(ev, get_jiffies_64(), poll_msecs);
 	damp = ev->damp;
 	if (damp)
 		damp_ms = disk_events_period_msecs(ev, poll_msecs);
 	spin_unlock_irq(&ev->lock);
+	if (calmed)
+		disk_events_damping_changed(ev->disk, damp_was, 0, poll_msecs);
 	if (block)
 		st.blocked = ktime_add(st.blocked,
 				       ktime_sub(ktime_get(), st.blocked_since));
@@ -1140,3 +1190,7 @@ void disk_release_events(struct gendisk *disk)
 	disk->ev = NULL;
 	kfree(ev);
 }
+
+#ifdef CONFIG_DISK_EVENTS_KUNIT_TEST
+#include "disk-events-test-rule.c"
+#endif

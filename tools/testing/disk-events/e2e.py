@@ -56,8 +56,8 @@ SCENARIOS = {
     "boot": ("boot", "standard", "", 300, 1 + 1),
     # make run's demo: run.sh boots it with these drives and command
     # line, on the lean kernel.
-    "demo": ("demo", "demo", "block.events_dfl_poll_msecs=2000", 300, 5 + 1),
-    "sysfs": ("sysfs", "standard", "block.events_dfl_poll_msecs=1000", 300, 45 + 1),
+    "demo": ("demo", "demo", "block.events_dfl_poll_msecs=2000", 300, 6 + 1),
+    "sysfs": ("sysfs", "standard", "block.events_dfl_poll_msecs=1000", 300, 47 + 1),
     "media": ("media", "standard", "block.events_dfl_poll_msecs=1000", 400, 13 + 1),
     "hotplug": ("hotplug", "standard", "block.events_dfl_poll_msecs=1000", 300, 6 + 1),
     "exclusive": ("exclusive", "standard", "block.events_dfl_poll_msecs=1000", 300, 8 + 1),

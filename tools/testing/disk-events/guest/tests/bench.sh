@@ -12,8 +12,8 @@
 # The changes come at phases spread evenly over the interval:
 # change i, one interval and (i + 1/2) / changes of one after the last
 # was seen, so a few changes sample the latency's whole range, as many
-# random phases would.  Never in consecutive intervals: a drive whose
-# changes are found in 4 slots of its grid in a row is flapping, and our
+# random phases would.  Never in consecutive intervals, and a few
+# changes only: a drive whose changes keep coming is flapping, and our
 # core slows its uevents down.
 
 window=${window:-15}

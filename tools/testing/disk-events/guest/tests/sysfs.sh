@@ -61,7 +61,7 @@ done
 
 # Parsing (Documentation/ABI/stable/sysfs-block): events_poll_msecs as
 # kstrtol() reads a decimal number, the default as every unsigned long
-# parameter; above UINT_MAX ms neither.  A refused write fails and
+# parameter; above INT_MAX ms (what msecs_to_jiffies() converts) neither.  A refused write fails and
 # changes nothing.  (Error codes per input: the KUnit tables.)
 
 # write_sets FILE VALUE WANT: writing VALUE as one write() leaves FILE
@@ -83,7 +83,8 @@ check "sysfs: events_poll_msecs takes a newline" -- write_sets $f "$(printf '20\
 check "sysfs: events_poll_msecs refuses -2" -- write_sets $f -2 20
 check "sysfs: events_poll_msecs refuses abc" -- write_sets $f abc 20
 check "sysfs: events_poll_msecs takes a day and more" -- write_sets $f 86400001 86400001
-for bad in 12abc 1e3 0x10 " 5" 4294967296; do
+check "sysfs: events_poll_msecs takes INT_MAX" -- write_sets $f 2147483647 2147483647
+for bad in 12abc 1e3 0x10 " 5" 2147483648 4294967296; do
 	echo 700 > $f
 	check "$(beyond "sysfs: events_poll_msecs refuses '$bad'")" -- write_sets $f "$bad" 700
 done
@@ -94,7 +95,7 @@ check "sysfs: default reads 0x7d0 as 2000" -- write_sets $p 0x7d0 2000
 check "sysfs: default reads 010 as 8" -- write_sets $p 010 8
 check "sysfs: default reads +1500" -- write_sets $p +1500 1500
 check "sysfs: default refuses -1" -- write_sets $p -1 1500
-check "sysfs: default takes UINT_MAX" -- write_sets $p 4294967295 4294967295
+check "sysfs: default takes INT_MAX" -- write_sets $p 2147483647 2147483647
 echo 1500 > $p
-check "$(beyond "sysfs: default refuses above UINT_MAX")" -- write_sets $p 4294967296 1500
+check "$(beyond "sysfs: default refuses above INT_MAX")" -- write_sets $p 2147483648 1500
 echo 1000 > $p
