@@ -19,7 +19,9 @@ for i in "${!txts[@]}"; do
 	# The rewrite's state is what the diffs of the steps after it leave.
 	grep -qx 'Core: rewrite' "${txts[$i]}" && continue
 	if [ -n "$(git -C "$TREE" diff "$c^" "$c" -- $CORE_FILES)" ]; then
-		git -C "$TREE" diff "$c^" "$c" -- $CORE_FILES > "$diff"
+		# Blank context lines without their space: the diffs go into
+		# the series as files, where checkpatch refuses trailing blanks.
+		git -C "$TREE" diff "$c^" "$c" -- $CORE_FILES | sed 's/^ $//' > "$diff"
 	else
 		rm -f "$diff"
 	fi
