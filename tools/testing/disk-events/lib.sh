@@ -21,6 +21,14 @@ CORE_FILES="block/disk-events.c include/trace/events/disk_events.h"
 
 die() { echo "$(basename "$0"): $*" >&2; exit 1; }
 
+# is_included FILE ROOT: another C file in FILE's directory under ROOT
+# #includes C file FILE (the core includes its static functions' KUnit
+# file): it is compiled with that one, never as an object of its own.
+is_included()
+{
+	grep -qsF "#include \"$(basename "$1")\"" "$2/$(dirname "$1")"/*.c
+}
+
 base_package_version() { dpkg-query -W -f='${Version}' $BASE_PACKAGE; }
 
 # base_subject VERSION: the subject of the base commit unpacked from

@@ -60,7 +60,8 @@ lint_here()
 	cmp -s "$obj/.config" "$lint/.config" || cp "$obj/.config" "$lint/.config"
 	for f; do
 		case $f in
-		*.c)	objs+=" ${f%.c}.o"; rm -f "$lint/${f%.c}.o" ;;
+		*.c)	is_included "$f" "$TREE" ||
+			{ objs+=" ${f%.c}.o"; rm -f "$lint/${f%.c}.o"; } ;;
 		esac
 		out=$(comm -13 <(kdoc_warnings HEAD^ "$f") <(kdoc_warnings HEAD "$f"))
 		[ -z "$out" ]

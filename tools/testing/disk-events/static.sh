@@ -15,7 +15,9 @@ cd "$TOP"
 c_files=$(git ls-files -co --exclude-standard -- 'block/*.[ch]' 'include/*.h' \
 	  'drivers/*.[ch]' 'tools/disk-events/*.c' 'tools/testing/disk-events/guest/src/*.c')
 kernel_files=$(git ls-files -co --exclude-standard -- 'block/*.[ch]' 'include/*.h' 'drivers/*.[ch]')
-kernel_objs=$(git ls-files -co --exclude-standard -- 'block/*.c' 'drivers/*.c' | sed 's/\.c$/.o/')
+kernel_objs=$(for f in $(git ls-files -co --exclude-standard -- 'block/*.c' 'drivers/*.c'); do
+	is_included "$f" . || echo "${f%.c}.o"
+done)
 scripts=$(git ls-files -co --exclude-standard -- '*.sh' .ci/run \
 	  tools/testing/disk-events/guest/init)
 pys=$(git ls-files -co --exclude-standard -- '*.py')
