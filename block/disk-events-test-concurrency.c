@@ -221,39 +221,6 @@ static void do_exclusive_write_open(struct fake_disk *fd)
 		det_close_disk(f);
 }
 
-/* More drives than the core has places for checks in flight (8). */
-#define HUNG_DRIVES	9
-
-/*
- * Nine drives whose checks hang in the driver, and one more polled every
- * 100 ms: all nine are checked at once, and the last drive is polled on.
- * Our core gives up a hung check's place after a second; mainline starts
- * a worker per check.
- */
-void det_hung_checks_stop_no_other_polling(struct kunit *test)
-{
-	struct fake_disk *hung[HUNG_DRIVES], *polled;
-	int i, entered = 0, before, polls;
-
-	for (i = 0; i < HUNG_DRIVES; i++) {
-		hung[i] = det_fake_cdrom(test);
-		det_hold_checks(hung[i]);
-	}
-	polled = det_fake_cdrom(test);
-	det_set_poll_msecs(polled, "100");
-	for (i = 0; i < HUNG_DRIVES; i++)
-		disk_flush_events(hung[i]->disk, 0);
-	for (i = 0; i < HUNG_DRIVES; i++)
-		entered += det_check_entered(hung[i]);
-	before = det_fake_calls(polled);
-	msleep(1000);
-	polls = det_fake_calls(polled) - before;
-	for (i = 0; i < HUNG_DRIVES; i++)
-		det_release_checks(hung[i]);
-	KUNIT_EXPECT_EQ(test, entered, HUNG_DRIVES);
-	KUNIT_EXPECT_GE(test, polls, 1000 / 100 / 2);
-}
-
 /* How often the others are polled beside a slow drive (ms). */
 #define BESIDE_SLOW_POLL_MS	100
 

@@ -87,8 +87,6 @@ void det_equal_intervals_share_a_tick(struct kunit *test)
 
 /* Drives whose checks are all parked at once, more than run together. */
 #define MANY_DRIVES	16
-/* Our core gives up the place of a check that hangs this long (ms). */
-#define PLACE_SLOW_MS	1000
 
 /*
  * The checks of many drives run side by side, but not all at once: a
@@ -109,8 +107,8 @@ static int checks_entered(struct fake_disk **fds, int nr)
 
 void det_checks_of_many_drives_run_side_by_side_but_bounded(struct kunit *test)
 {
+	unsigned long deadline = jiffies + msecs_to_jiffies(WAIT_MS);
 	struct fake_disk *fds[MANY_DRIVES];
-	unsigned long deadline;
 	int i, entered = 0, before;
 
 	for (i = 0; i < MANY_DRIVES; i++) {
@@ -119,8 +117,6 @@ void det_checks_of_many_drives_run_side_by_side_but_bounded(struct kunit *test)
 	}
 	for (i = 0; i < MANY_DRIVES; i++)
 		disk_flush_events(fds[i]->disk, 0);
-	/* Counted before the held checks give up their places. */
-	deadline = jiffies + msecs_to_jiffies(PLACE_SLOW_MS - QUIET_MS);
 	/* Until no more start: a workqueue may be slow to add workers. */
 	do {
 		before = entered;

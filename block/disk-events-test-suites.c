@@ -269,7 +269,6 @@ static struct kunit_case disk_events_cases[] = {
 	DET_CASE(flush_during_open_check_is_not_lost),
 	DET_CASE(checks_never_overlap_under_opens_and_flushes),
 	DET_CASE(slow_drive_delays_no_other),
-	KUNIT_CASE_SLOW(det_hung_checks_stop_no_other_polling),
 	KUNIT_CASE_SLOW(det_slow_polled_drive_leaves_the_others_polled),
 	DET_CASE(no_check_after_removal),
 	DET_CASE(removal_waits_for_check_in_flight),

@@ -240,7 +240,6 @@ void det_removal_amid_many_blockers_ends_checks(struct kunit *test);
 void det_concurrent_clears_never_overlap(struct kunit *test);
 void det_checks_stay_serial_with_clears_outside_open(struct kunit *test);
 void det_slow_drive_delays_no_other(struct kunit *test);
-void det_hung_checks_stop_no_other_polling(struct kunit *test);
 void det_slow_polled_drive_leaves_the_others_polled(struct kunit *test);
 void det_slow_check_delays_blockers_without_deadlock(struct kunit *test);
 void det_slow_check_delays_removal_without_deadlock(struct kunit *test);

@@ -54,19 +54,12 @@
  * work of every disk that is due.  However many drives are polled, the
  * core's own timer thus expires once per grid point; what their checks
  * cost beyond it (the drives' interrupts, the block layer's request
- * timers) is the drivers'.
- *
- * Checks in flight: a check sleeps on its drive, and on a per-CPU
- * workqueue every sleeping check made the pool start another worker,
- * about one kworker per drive.  So a disk whose check is wanted waits for
- * a place: at most DISK_EVENTS_MAX_ACTIVE checks hold one, on all disks,
- * and the others wait in line (disk_events_waiting) until one ends.  A
- * check that holds its place longer than DISK_EVENTS_SLOW_MS gives it up
- * (it keeps its worker, as it would on any workqueue): however many
- * drives are slow to answer, the others wait at most that long, and the
- * tick, a work item of its own, never waits for a place.  The work runs
- * on disk_events_wq, unbound, whose own limit is far above the number of
- * places.
+ * timers) is the drivers'.  The disks' work runs on disk_events_wq, an
+ * unbound workqueue with at most DISK_EVENTS_MAX_ACTIVE items in flight:
+ * a check sleeps on its drive, and on a per-CPU workqueue every sleeping
+ * check made the pool start another worker, about one kworker per drive.
+ * DISK_EVENTS_MAX_ACTIVE checks still run side by side, so a drive that
+ * takes seconds to answer holds one of them and delays no other.
  *
  * Flapping drives: a drive that reports a media change at check after
  * check (a faulty reader, a loose medium) would flood user space, for each
@@ -116,13 +109,8 @@
  *                       and stats, and the decision to queue the work.
  *                       disk_unblock_events() may be called from any
  *                       context.
- *   disk_events_run_lock (irq-safe spinlock, nests inside ev->lock)
- *                       guards the line of disks waiting for a place,
- *                       the places held, and each disk's run_node,
- *                       place_since, slow and again.
- *   disk_events_tick_lock (irq-safe spinlock, nests inside ev->lock and
- *                       disk_events_run_lock) guards the time the tick is
- *                       armed for.
+ *   disk_events_tick_lock (irq-safe spinlock, nests inside ev->lock)
+ *                       guards the time the tick is armed for.
  *   q->debugfs_mutex    the disk's debugfs file, as for the queue's own.
  *
  * Observability: tracepoints disk_events:* (include/trace/events/
@@ -167,15 +155,11 @@
 #define DISK_EVENTS_DAMP_MIN_MS		1000UL	/* least interval to double */
 
 /*
- * Places for checks in flight, on all disks (see "Checks in flight"):
- * enough that the checks of one grid point run side by side, few enough
- * that polling 256 drives adds about a dozen workers, not one per drive.
- * A check slower than DISK_EVENTS_SLOW_MS gives its place up; a drive
- * answers GET EVENT STATUS NOTIFICATION or TEST UNIT READY in
- * milliseconds when it is well.
+ * Checks in flight at once, on all disks (see "One tick").  Enough that
+ * slow drives leave room for the others; few enough that polling 256
+ * drives adds about a dozen workers, not one per drive.
  */
 #define DISK_EVENTS_MAX_ACTIVE		8
-#define DISK_EVENTS_SLOW_MS		1000
 
 /* What debugfs shows of a disk's checks; guarded by disk_events->lock. */
 struct disk_events_stats {
@@ -197,7 +181,6 @@ struct disk_events_stats {
  * M: disk_events_mutex.
  * C: check_mutex.
  * L: lock.  sysfs reads poll_msecs without it, with READ_ONCE().
- * R: disk_events_run_lock.
  * D: q->debugfs_mutex of the disk's queue.
  * W: the workqueue API's own.
  */
@@ -226,11 +209,6 @@ struct disk_events {
 	unsigned long		due;		/* L: ... at this jiffy */
 
 	struct work_struct	work;		/* W: runs one check */
-	struct list_head	run_node;	/* R: waiting, or holding a place */
-	bool			holding;	/* R: on the holding list */
-	unsigned long		place_since;	/* R: jiffy it took its place */
-	bool			slow;		/* R: gave its place up */
-	bool			again;		/* R: wanted while it held it */
 	struct dentry		*debugfs;	/* D */
 };
 
@@ -254,11 +232,6 @@ static DECLARE_DELAYED_WORK(disk_events_tick, disk_events_tick_fn);
 static DEFINE_SPINLOCK(disk_events_tick_lock);
 static bool disk_events_tick_armed;		/* tick_lock: for ... */
 static unsigned long disk_events_tick_due;	/* ... this jiffy */
-
-static DEFINE_SPINLOCK(disk_events_run_lock);
-static LIST_HEAD(disk_events_waiting);	/* run_lock: for a place */
-static LIST_HEAD(disk_events_holding);	/* run_lock: by place_since */
-static unsigned int disk_events_places;	/* run_lock: held, not slow */
 
 /*
  * block.events_dfl_poll_msecs.  Built in as 0 (no polling until user space
@@ -362,113 +335,6 @@ static void disk_events_arm_tick(unsigned long due)
 }
 
 /*
- * Give up the places of checks that held them DISK_EVENTS_SLOW_MS or
- * longer.  Return: whether a check still holds one; if so, *@slow_at is
- * when the oldest of them will have held it that long.  Called with
- * disk_events_run_lock held.
- */
-static bool disk_events_give_up_slow_places(unsigned long *slow_at)
-{
-	unsigned long slow = msecs_to_jiffies(DISK_EVENTS_SLOW_MS);
-	struct disk_events *ev;
-
-	lockdep_assert_held(&disk_events_run_lock);
-	list_for_each_entry(ev, &disk_events_holding, run_node) {
-		if (ev->slow)
-			continue;
-		if (time_before(jiffies, ev->place_since + slow)) {
-			*slow_at = ev->place_since + slow;
-			return true;
-		}
-		ev->slow = true;
-		disk_events_places--;
-	}
-	return false;
-}
-
-/*
- * Give the free places to the disks waiting in line, first come first
- * served, and queue their work.  If some still wait, arm the tick for
- * when the oldest check holding a place becomes slow.  Called with
- * disk_events_run_lock held.
- */
-static void disk_events_dispatch(void)
-{
-	struct disk_events *ev;
-	unsigned long slow_at;
-
-	lockdep_assert_held(&disk_events_run_lock);
-	disk_events_give_up_slow_places(&slow_at);
-	while (disk_events_places < DISK_EVENTS_MAX_ACTIVE &&
-	       !list_empty(&disk_events_waiting)) {
-		ev = list_first_entry(&disk_events_waiting, struct disk_events,
-				      run_node);
-		list_move_tail(&ev->run_node, &disk_events_holding);
-		ev->holding = true;
-		ev->place_since = jiffies;
-		disk_events_places++;
-		queue_work(disk_events_wq, &ev->work);
-	}
-	if (!list_empty(&disk_events_waiting) &&
-	    disk_events_give_up_slow_places(&slow_at))
-		disk_events_arm_tick(slow_at);
-}
-
-/*
- * Want a check of @ev: in line for a place, or once more after the check
- * that holds one now.  Called with @ev->lock held, not while blocked.
- */
-static void disk_events_want_check(struct disk_events *ev)
-{
-	unsigned long flags;
-
-	spin_lock_irqsave(&disk_events_run_lock, flags);
-	if (list_empty(&ev->run_node)) {
-		list_add_tail(&ev->run_node, &disk_events_waiting);
-		disk_events_dispatch();
-	} else if (ev->holding) {
-		ev->again = true;
-	}
-	spin_unlock_irqrestore(&disk_events_run_lock, flags);
-}
-
-/*
- * @ev's check ended, or its queued work was cancelled: give its place to
- * the next in line, and take one again if it was wanted meanwhile.
- */
-static void disk_events_leave_place(struct disk_events *ev)
-{
-	unsigned long flags;
-
-	spin_lock_irqsave(&disk_events_run_lock, flags);
-	if (ev->holding) {
-		list_del_init(&ev->run_node);
-		if (!ev->slow)
-			disk_events_places--;
-		ev->holding = false;
-		ev->slow = false;
-		if (ev->again)
-			list_add_tail(&ev->run_node, &disk_events_waiting);
-		ev->again = false;
-		disk_events_dispatch();
-	}
-	spin_unlock_irqrestore(&disk_events_run_lock, flags);
-}
-
-/*
- * Blocked: @ev leaves the line, and a check that holds a place is not
- * to run again.  Called with @ev->lock held.
- */
-static void disk_events_leave_line(struct disk_events *ev)
-{
-	spin_lock(&disk_events_run_lock);
-	if (!ev->holding)
-		list_del_init(&ev->run_node);
-	ev->again = false;
-	spin_unlock(&disk_events_run_lock);
-}
-
-/*
  * Queue the next check: at once if @now, else record it as due at the
  * next grid point of the disk's period if it is polled, or when held
  * uevents may go, for the tick to queue.  Never while blocked.  Called
@@ -484,7 +350,7 @@ static void disk_events_schedule(struct disk_events *ev, bool now)
 	if (ev->block)
 		return;
 	if (now) {
-		disk_events_want_check(ev);
+		queue_work(disk_events_wq, &ev->work);
 		return;
 	}
 	msecs = disk_events_poll_msecs(ev, NULL);
@@ -516,7 +382,7 @@ static bool disk_events_queue_if_due(struct disk_events *ev,
 		later = time_after(ev->due, now);
 		if (!later) {
 			ev->due_set = false;
-			disk_events_want_check(ev);
+			queue_work(disk_events_wq, &ev->work);
 		} else if (time_before(ev->due, *next)) {
 			*next = ev->due;
 		}
@@ -539,11 +405,6 @@ static void disk_events_tick_fn(struct work_struct *work)
 	spin_lock_irq(&disk_events_tick_lock);
 	disk_events_tick_armed = false;
 	spin_unlock_irq(&disk_events_tick_lock);
-
-	/* Places of checks that became slow go to disks waiting for one. */
-	spin_lock_irq(&disk_events_run_lock);
-	disk_events_dispatch();
-	spin_unlock_irq(&disk_events_run_lock);
 
 	mutex_lock(&disk_events_mutex);
 	list_for_each_entry(ev, &disk_events_list, node)
@@ -825,7 +686,6 @@ static void disk_events_workfn(struct work_struct *work)
 	spin_lock_irq(&ev->lock);
 	disk_events_schedule(ev, false);
 	spin_unlock_irq(&ev->lock);
-	disk_events_leave_place(ev);
 }
 
 /**
@@ -852,7 +712,6 @@ void disk_block_events(struct gendisk *disk)
 	depth = ++ev->block;
 	if (depth == 1)
 		ev->stats.blocked_since = ktime_get();
-	disk_events_leave_line(ev);
 	spin_unlock_irqrestore(&ev->lock, flags);
 	trace_disk_events_block(disk, depth);
 
@@ -860,11 +719,9 @@ void disk_block_events(struct gendisk *disk)
 	 * Every blocker waits, not just the first, so none returns while a
 	 * check that started before the first block is still running.
 	 * Neither the work nor the tick queues it again: both look at the
-	 * depth first, and the disk left the line.  Work that was queued
-	 * and never ran still holds its place.
+	 * depth first.
 	 */
-	if (cancel_work_sync(&ev->work))
-		disk_events_leave_place(ev);
+	cancel_work_sync(&ev->work);
 }
 
 /* Drop one block; the last one checks at once if @check_now. */
@@ -1135,7 +992,8 @@ module_param_cb(events_dfl_poll_msecs, &disk_events_dfl_poll_msecs_ops,
 static int __init disk_events_init(void)
 {
 	disk_events_wq = alloc_workqueue("disk_events",
-					 WQ_UNBOUND | WQ_FREEZABLE, 0);
+					 WQ_UNBOUND | WQ_FREEZABLE,
+					 DISK_EVENTS_MAX_ACTIVE);
 	if (!disk_events_wq)
 		panic("Failed to create disk_events workqueue\n");
 	return 0;
@@ -1259,7 +1117,6 @@ int disk_alloc_events(struct gendisk *disk)
 	ev->stats.blocked_since = ktime_get();
 	ev->poll_msecs = -1;
 	INIT_WORK(&ev->work, disk_events_workfn);
-	INIT_LIST_HEAD(&ev->run_node);
 
 	disk->ev = ev;
 	return 0;
@@ -1330,7 +1187,6 @@ void disk_release_events(struct gendisk *disk)
 		return;
 	/* One block is left: from disk_alloc_events() or disk_del_events(). */
 	WARN_ON_ONCE(ev->block != 1);
-	WARN_ON_ONCE(!list_empty(&ev->run_node));
 	disk->ev = NULL;
 	kfree(ev);
 }

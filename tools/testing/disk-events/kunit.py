@@ -54,7 +54,7 @@ KINDS = {
 
 # Every suite the test kernels run, with its number of cases.
 SUITES = {
-    "disk_events": 115,
+    "disk_events": 114,
     "disk_events_beyond_mainline": 61,
     "disk_events_flapping_rule": 13,
     "list-kunit-test": 39,
