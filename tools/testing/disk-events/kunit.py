@@ -13,9 +13,10 @@ build/run/TREE/kunit.log, or kunit-KIND.log.  On the stock tree, a
 failure in a suite of BEYOND (behaviour only our core has) is an XFAIL,
 a pass there an XPASS (counted as a failure: the base should not have
 it); a suite of OURS_ONLY is built into our core's own file, so the base
-has none of its cases: each is an XFAIL there.  KUNIT_FILTER=GLOB runs only the cases it
-matches (kunit.filter_glob); KUNIT_NAME=NAME names the results (and the
-log, kunit-NAME.log) of a run on some other state of TREE's kernel.
+has none of its cases: each is an XFAIL there.  KUNIT_FILTER=GLOB runs
+only the cases it matches (kunit.filter_glob); KUNIT_NAME=NAME names
+the results (and the log, kunit-NAME.log) of a run on some other state
+of TREE's kernel.
 
 It declares its results first ("PLAN N"): the cases of the suites in
 SUITES (those KUNIT_FILTER's suite part matches), and three more: the
